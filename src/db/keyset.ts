@@ -1,0 +1,148 @@
+import { and, asc, count, desc, getTableColumns, param, sql, type SQL } from 'drizzle-orm';
+import { anyOf } from './any';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { decodeCursor, encodeCursor, resolveWindow, type CursorValue, type Page, type PageArgs } from '../domain/page';
+import { ValidationError } from '../domain/errors';
+import type { Db } from './client';
+
+/**
+ * Keyset pagination over one table. `keys` are the sort columns, most significant first; the last
+ * must be unique so that every row has its own cursor. No OFFSET anywhere: a page costs the same
+ * at row one million as at row one.
+ */
+export interface KeysetSpec<TRow> {
+  table: PgTable;
+  keys: { column: PgColumn; value: (row: TRow) => CursorValue }[];
+  direction: 'asc' | 'desc';
+  where?: SQL;
+}
+
+/**
+ * Rows strictly beyond the cursor, in the direction of travel. A row-value comparison, so that
+ * PostgreSQL walks the (sort key, id) index straight to the cursor instead of filtering.
+ */
+function beyond(spec: KeysetSpec<unknown>, values: CursorValue[], descending: boolean): SQL {
+  const columns = sql.join(spec.keys.map((k) => k.column), sql`, `);
+  const bound = sql.join(spec.keys.map((k, i) => sql`${param(values[i], k.column)}`), sql`, `);
+  return descending ? sql`(${columns}) < (${bound})` : sql`(${columns}) > (${bound})`;
+}
+
+function orderFor(spec: KeysetSpec<unknown>, descending: boolean): SQL[] {
+  return spec.keys.map((k) => (descending ? desc(k.column) : asc(k.column)));
+}
+
+interface Plan {
+  size: number;
+  backward: boolean;
+  descending: boolean;
+  cursorWhere?: SQL;
+  hasCursor: boolean;
+}
+
+/** A forged cursor can decode to values of the wrong type: refuse it before it reaches the driver. */
+function checkCursorTypes(spec: KeysetSpec<unknown>, values: CursorValue[]): CursorValue[] {
+  const fits = (column: PgColumn, v: CursorValue) =>
+    v === null ||
+    (column.dataType === 'date' ? v instanceof Date : column.dataType === 'string' ? typeof v === 'string' : column.dataType === 'number' ? typeof v === 'number' : true);
+  if (!spec.keys.every((k, i) => fits(k.column, values[i]))) {
+    throw new ValidationError('Invalid page cursor: pass a value taken from a previous response', ['page']);
+  }
+  return values;
+}
+
+function plan(spec: KeysetSpec<unknown>, args: PageArgs, max: number): Plan {
+  const { size, cursor, backward } = resolveWindow(args, max);
+  // Walking backward reads the list in reverse order, then flips the page.
+  const descending = (spec.direction === 'desc') !== backward;
+  const cursorWhere = cursor ? beyond(spec, checkCursorTypes(spec, decodeCursor(cursor, spec.keys.length)), descending) : undefined;
+  return { size, backward, descending, cursorWhere, hasCursor: cursor != null };
+}
+
+function toPage<TRow>(spec: KeysetSpec<TRow>, p: Plan, rows: TRow[], total: () => Promise<number>): Page<TRow> {
+  const more = rows.length > p.size;
+  const items = rows.slice(0, p.size);
+  if (p.backward) items.reverse();
+  return {
+    items,
+    cursors: items.map((row) => encodeCursor(spec.keys.map((k) => k.value(row)))),
+    hasNextPage: p.backward ? p.hasCursor : more,
+    hasPreviousPage: p.backward ? more : p.hasCursor,
+    count: total,
+  };
+}
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= fn());
+}
+
+export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: PageArgs, max: number): Promise<Page<TRow>> {
+  const p = plan(spec as KeysetSpec<unknown>, args, max);
+  const rows =
+    p.size === 0
+      ? []
+      : ((await db
+          .select()
+          .from(spec.table)
+          .where(and(spec.where, p.cursorWhere))
+          .orderBy(...orderFor(spec as KeysetSpec<unknown>, p.descending))
+          .limit(p.size + 1)) as TRow[]);
+  const total = once(async () => {
+    const [row] = await db.select({ n: count() }).from(spec.table).where(spec.where);
+    return Number(row?.n ?? 0);
+  });
+  return toPage(spec, p, rows, total);
+}
+
+/**
+ * The same window over many parents in one statement, so a nested GraphQL connection costs one
+ * query for all its parents rather than one per parent. A LATERAL subquery runs once per parent
+ * id: each walks the (parent, sort key, id) index and stops after one page, so the cost follows
+ * the page size, not the length of the parents' lists, and the statement stays the same size
+ * however many parents there are.
+ */
+export async function keysetPages<TRow>(
+  db: Db,
+  spec: KeysetSpec<TRow> & { partition: PgColumn; parentIds: readonly string[]; parentOf: (row: TRow) => string },
+  args: PageArgs,
+  max: number,
+): Promise<Map<string, Page<TRow>>> {
+  const p = plan(spec as KeysetSpec<unknown>, args, max);
+  const ids = [...new Set(spec.parentIds)];
+  const byParent = new Map<string, TRow[]>(ids.map((id) => [id, []]));
+  if (p.size > 0 && ids.length > 0) {
+    const columns = Object.entries(getTableColumns(spec.table));
+    // Columns come back under their TypeScript names, with the row's position in its page.
+    const selection = sql.join(
+      columns.map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
+      sql`, `,
+    );
+    const order = sql.join(orderFor(spec as KeysetSpec<unknown>, p.descending), sql`, `);
+    const parentList = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+    const query = sql`select page.* from unnest(array[${parentList}]::text[]) as parent(id)
+      cross join lateral (
+        select ${selection}, row_number() over (order by ${order}) as keyset_rank
+        from ${spec.table}
+        where ${and(sql`${spec.partition} = parent.id`, spec.where, p.cursorWhere)}
+        order by ${order}
+        limit ${p.size + 1}
+      ) as page
+      order by page.keyset_rank`;
+    const result = (await db.execute(query)) as unknown as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
+    for (const raw of Array.isArray(result) ? result : result.rows) {
+      const row = Object.fromEntries(columns.map(([key, column]) => [key, raw[key] == null ? null : column.mapFromDriverValue(raw[key])])) as TRow;
+      byParent.get(spec.parentOf(row))?.push(row);
+    }
+  }
+  const totals = once(async () => {
+    const rows = await db
+      .select({ parent: spec.partition, n: count() })
+      .from(spec.table)
+      .where(and(anyOf(spec.partition, ids), spec.where))
+      .groupBy(spec.partition);
+    return new Map(rows.map((r) => [r.parent as string, Number(r.n)]));
+  });
+  return new Map(
+    ids.map((id) => [id, toPage(spec, p, byParent.get(id)!, async () => (await totals()).get(id) ?? 0)]),
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * Domain errors carry a stable code; the REST and GraphQL adapters translate them
+ * (src/rest/errors.ts, src/graphql/errors.ts). Services throw nothing else on purpose.
+ */
+export type DomainErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    /** Path of the offending input field, when there is one. */
+    readonly field?: string[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  /** graphql-js copies an original error's `extensions` onto the GraphQL error it reports. */
+  get extensions(): Record<string, unknown> {
+    return { code: this.code, ...(this.field ? { field: this.field } : {}) };
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string, field?: string[]) {
+    super('VALIDATION_FAILED', message, field);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(what: string) {
+    super('NOT_FOUND', `${what} not found`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string, field?: string[]) {
+    super('CONFLICT', message, field);
+  }
+}
+
+export class PreconditionFailedError extends DomainError {
+  constructor(message: string, field?: string[]) {
+    super('PRECONDITION_FAILED', message, field);
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'Authentication required: send an API token as "Authorization: Bearer <token>"') {
+    super('UNAUTHENTICATED', message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'You do not have permission to do this') {
+    super('FORBIDDEN', message);
+  }
+}
+
+/** Errors a caller can fix by changing the input: GraphQL mutations return them as userErrors. */
+export function isUserError(error: unknown): error is DomainError {
+  return (
+    error instanceof DomainError &&
+    (error.code === 'VALIDATION_FAILED' || error.code === 'CONFLICT' || error.code === 'PRECONDITION_FAILED')
+  );
+}

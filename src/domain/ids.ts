@@ -1,0 +1,23 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Opaque 20-character identifiers, the same form the platform's REST ids take. */
+export function newId(length = 20): string {
+  // 248 is the largest multiple of 62 below 256: rejecting bytes above it keeps the alphabet unbiased.
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function newToken(): string {
+  return `quire_${randomBytes(32).toString('base64url')}`;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
