@@ -1,0 +1,36 @@
+import { bodyObject } from '../../domain/validate';
+import { z } from 'zod';
+import { ROLES, roleOrGuestSchema, roleSchema } from '../../domain/roles';
+import { emailSchema } from '../users/input';
+
+export const memberListFilterSchema = z.object({
+  role: z.union([roleSchema, z.literal('guest')], { error: `role must be one of ${ROLES.join(', ')}, guest` }).optional(),
+  search: z.string().trim().max(256, 'search must be at most 256 characters').optional(),
+  sort: z.enum(['joinedAt', 'lastSeenAt'], { error: 'sort must be joinedAt or lastSeenAt' }).default('joinedAt'),
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
+});
+export type MemberListFilter = z.input<typeof memberListFilterSchema>;
+
+export const memberUpdateSchema = z.object({ role: roleOrGuestSchema }, bodyObject).strict();
+
+export const inviteUsersSchema = z
+  .object({
+    emails: z
+      .array(z.union([emailSchema, z.object({ email: emailSchema, role: roleOrGuestSchema }).strict()]), {
+        error: 'emails must be an array of e-mail addresses or { email, role } objects',
+      })
+      .min(1, 'emails must list at least one address')
+      .max(100, 'at most 100 users can be invited at once'),
+    role: roleOrGuestSchema.optional(),
+    sso: z.boolean({ error: 'sso must be a boolean' }).optional(),
+  })
+  .strict();
+export type InviteUsersInput = z.input<typeof inviteUsersSchema>;
+
+export const memberTeamsFilterSchema = z.object({
+  title: z.string().trim().max(64, 'title must be at most 64 characters').optional(),
+});
+
+export const orderSchema = z.object({
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
+});

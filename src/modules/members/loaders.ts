@@ -1,0 +1,47 @@
+import { anyOf } from '../../db/any';
+import { and, count } from 'drizzle-orm';
+import { byKey, defineLoader } from '../../app/loaders';
+import { teamMembers } from '../teams/table';
+import { organizationMembers, type MemberRow } from './table';
+
+export interface MemberKey {
+  organizationId: string;
+  userId: string;
+}
+const memberKey = (k: MemberKey) => `${k.organizationId}:${k.userId}`;
+
+export const memberByKey = defineLoader<MemberKey, MemberRow, string>(
+  'memberByKey',
+  async (db, keys) => {
+    const rows = await db
+      .select()
+      .from(organizationMembers)
+      .where(
+        and(
+          anyOf(organizationMembers.organizationId, [...new Set(keys.map((k) => k.organizationId))]),
+          anyOf(organizationMembers.userId, [...new Set(keys.map((k) => k.userId))]),
+        ),
+      );
+    return byKey(keys.map(memberKey), rows, memberKey);
+  },
+  { cacheKeyFn: memberKey },
+);
+
+/** How many teams of the organization each member belongs to. */
+export const teamCountByMember = defineLoader<MemberKey, number, string>(
+  'teamCountByMember',
+  async (db, keys) => {
+    const rows = await db
+      .select({ organizationId: teamMembers.organizationId, userId: teamMembers.userId, n: count() })
+      .from(teamMembers)
+      .where(
+        and(
+          anyOf(teamMembers.organizationId, [...new Set(keys.map((k) => k.organizationId))]),
+          anyOf(teamMembers.userId, [...new Set(keys.map((k) => k.userId))]),
+        ),
+      )
+      .groupBy(teamMembers.organizationId, teamMembers.userId);
+    return byKey(keys.map(memberKey), rows, memberKey).map((r) => Number(r?.n ?? 0));
+  },
+  { cacheKeyFn: memberKey },
+);

@@ -1,0 +1,25 @@
+import type { RequestContext } from '../../app/context';
+import { getUser } from '../users/service';
+import { presentUser } from '../users/present';
+import { memberTeamCount, memberSpaceCount } from './service';
+import type { MemberRow } from './table';
+
+export async function presentMember(ctx: RequestContext, member: MemberRow) {
+  const [user, teams, spaces] = await Promise.all([
+    getUser(ctx, member.userId),
+    memberTeamCount(ctx, member),
+    memberSpaceCount(ctx, member),
+  ]);
+  return {
+    object: 'member' as const,
+    id: member.userId,
+    role: member.role,
+    user: presentUser(ctx, user),
+    disabled: member.disabled,
+    joinedAt: member.joinedAt.toISOString(),
+    ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt.toISOString() } : {}),
+    sso: member.sso,
+    spaces,
+    teams,
+  };
+}

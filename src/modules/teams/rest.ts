@@ -1,0 +1,77 @@
+import type { RestRouter } from '../../rest/router';
+import { optionalParam } from '../../rest/router';
+import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { presentTeam, presentTeamMembership } from './present';
+import {
+  createTeam,
+  deleteTeam,
+  getTeam,
+  listMemberTeams,
+  listTeamMembers,
+  listTeams,
+  loadTeam,
+  removeTeamMember,
+  setTeamMember,
+  updateTeam,
+  updateTeamMembers,
+} from './service';
+
+export function teamRoutes(r: RestRouter): void {
+  r.get('/v1/orgs/:organizationId/teams', async ({ ctx, params, query }) => {
+    const filter = { owner: optionalParam(query, 'owner'), title: optionalParam(query, 'title') };
+    const page = await listTeams(ctx, params.organizationId, filter, pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentTeam) };
+  });
+
+  r.put('/v1/orgs/:organizationId/teams', async ({ ctx, params, body }) => ({
+    status: 201,
+    body: await presentTeam(ctx, await createTeam(ctx, params.organizationId, body)),
+  }));
+
+  r.get('/v1/orgs/:organizationId/teams/:teamId', async ({ ctx, params }) => ({
+    status: 200,
+    body: await presentTeam(ctx, await getTeam(ctx, params.organizationId, params.teamId)),
+  }));
+
+  r.patch('/v1/orgs/:organizationId/teams/:teamId', async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentTeam(ctx, await updateTeam(ctx, params.organizationId, params.teamId, body)),
+  }));
+
+  r.delete('/v1/orgs/:organizationId/teams/:teamId', async ({ ctx, params }) => {
+    await deleteTeam(ctx, params.organizationId, params.teamId);
+    return { status: 204 };
+  });
+
+  r.get('/v1/orgs/:organizationId/teams/:teamId/members', async ({ ctx, params, query }) => {
+    const page = await listTeamMembers(ctx, params.organizationId, params.teamId, pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentTeamMembership) };
+  });
+
+  r.put('/v1/orgs/:organizationId/teams/:teamId/members', async ({ ctx, params, body }) => {
+    await updateTeamMembers(ctx, params.organizationId, params.teamId, body);
+    return { status: 204 };
+  });
+
+  r.put('/v1/orgs/:organizationId/teams/:teamId/members/:userId', async ({ ctx, params, body }) => {
+    await setTeamMember(ctx, params.organizationId, params.teamId, params.userId, body);
+    return { status: 204 };
+  });
+
+  r.delete('/v1/orgs/:organizationId/teams/:teamId/members/:userId', async ({ ctx, params }) => {
+    await removeTeamMember(ctx, params.organizationId, params.teamId, params.userId);
+    return { status: 204 };
+  });
+
+  r.get('/v1/orgs/:organizationId/members/:userId/teams', async ({ ctx, params, query }) => {
+    const filter = { title: optionalParam(query, 'title') };
+    const page = await listMemberTeams(ctx, params.organizationId, params.userId, filter, pageArgs(query), REST_MAX);
+    return {
+      status: 200,
+      body: await renderList(ctx, page, async (c, row) => ({
+        team: await presentTeam(c, (await loadTeam(c, row.teamId))!),
+        member: { role: row.role },
+      })),
+    };
+  });
+}

@@ -1,0 +1,41 @@
+import { index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import type { TeamRole } from '../../domain/roles';
+import { organizations } from '../organizations/table';
+import { ts, users } from '../users/table';
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: text().primaryKey(),
+    organizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    title: text().notNull(),
+    createdAt: ts().notNull().defaultNow(),
+  },
+  (t) => [index('teams_organization_idx').on(t.organizationId, t.createdAt, t.id)],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: text()
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** Denormalised from the team so a member's removal from the organization can clear their teams. */
+    organizationId: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text().$type<TeamRole>().notNull().default('member'),
+    addedAt: ts().notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.userId] }),
+    index('team_members_user_idx').on(t.organizationId, t.userId),
+    index('team_members_team_idx').on(t.teamId, t.addedAt, t.userId),
+  ],
+);
+
+export type TeamRow = typeof teams.$inferSelect;
+export type TeamMemberRow = typeof teamMembers.$inferSelect;

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+export const emailSchema = z
+  .string({ error: 'email must be a string' })
+  .trim()
+  .max(320, 'email must be at most 320 characters')
+  .pipe(z.email({ error: 'email must be a valid e-mail address' }))
+  .transform((e) => e.toLowerCase());
+
+export const displayNameSchema = z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters');
