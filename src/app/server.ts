@@ -1,0 +1,32 @@
+import { createServer, type Server } from 'node:http';
+import { createServerAdapter } from '@whatwg-node/server';
+import type { App } from './app';
+
+/** Serves the app over node:http; `stop` drains keep-alive connections before closing. */
+export function listen(app: App, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
+  let draining = false;
+  const adapter = createServerAdapter(async (request: Request) => {
+    const response = await app.fetch(request);
+    if (draining) response.headers.set('Connection', 'close');
+    return response;
+  });
+  const server = createServer(adapter);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      const actual = typeof address === 'object' && address ? address.port : port;
+      resolve({
+        server,
+        port: actual,
+        stop: () =>
+          new Promise<void>((done) => {
+            draining = true;
+            server.close(() => done());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 2000).unref();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,10 @@
+import { builder } from './builder';
+import './errors';
+import './refs';
+import '../modules/users/graphql';
+import '../modules/organizations/graphql';
+import '../modules/members/graphql';
+import '../modules/teams/graphql';
+import '../modules/invites/graphql';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,38 @@
+import { createApp } from './app/app';
+import { loadConfig } from './app/config';
+import { seedDemoIfEmpty } from './app/seed';
+import { listen } from './app/server';
+import { openDatabase } from './db/client';
+
+const config = loadConfig();
+const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true });
+const demo = await seedDemoIfEmpty(database.db);
+const app = createApp({ db: database.db, config });
+const { port, stop } = await listen(app, config.port);
+
+const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
+console.log(`Quire listening on http://localhost:${port} (data: ${where})`);
+console.log(`  GraphQL + GraphiQL: http://localhost:${port}/graphql   REST: http://localhost:${port}/v1`);
+if (demo) {
+  console.log(`
+First start: created "Demo Organization" (${demo.organizationId}) and its admin admin@demo.quire.test.
+Admin API token (shown once, keep it):
+
+  ${demo.token}
+
+Try it:
+  curl -H "Authorization: Bearer ${demo.token}" http://localhost:${port}/v1/orgs
+In GraphiQL (http://localhost:${port}/graphql), set the header
+  { "Authorization": "Bearer ${demo.token}" }
+and run: { viewer { user { displayName } organizations { edges { node { title members { totalCount } } } } } }
+More tokens: npm run --silent quire -- token create --user ${demo.adminUserId}
+`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await stop();
+    await database.close();
+    process.exit(0);
+  });
+}

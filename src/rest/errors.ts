@@ -1,0 +1,25 @@
+import { DomainError, type DomainErrorCode } from '../domain/errors';
+
+const STATUS: Record<DomainErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+};
+
+/** The platform's error body: `{ "error": { "code": <status>, "message": "..." } }`. */
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error: { code: status, message } }, { status, headers });
+}
+
+export function domainErrorResponse(error: unknown): Response {
+  if (error instanceof DomainError) {
+    const status = STATUS[error.code];
+    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer realm="quire"' } : {};
+    return errorResponse(status, error.message, headers);
+  }
+  console.error(error);
+  return errorResponse(500, 'Internal server error');
+}

@@ -1,0 +1,111 @@
+import type { RequestContext } from '../app/context';
+import { requireViewer } from '../domain/authz';
+import { ValidationError } from '../domain/errors';
+import { domainErrorResponse, errorResponse } from './errors';
+
+export interface RestRequest {
+  ctx: RequestContext;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body; undefined when the request has none. */
+  body: unknown;
+}
+
+export type RestResult = { status: number; body?: unknown };
+export type RestHandler = (req: RestRequest) => Promise<RestResult>;
+
+interface Route {
+  method: string;
+  segments: string[];
+  handler: RestHandler;
+}
+
+/** A small exact-path router: `/v1/orgs/:organizationId/members/:userId`. */
+export class RestRouter {
+  private routes: Route[] = [];
+
+  add(method: string, path: string, handler: RestHandler): this {
+    this.routes.push({ method, segments: path.split('/').filter(Boolean), handler });
+    return this;
+  }
+
+  get = (path: string, handler: RestHandler) => this.add('GET', path, handler);
+  post = (path: string, handler: RestHandler) => this.add('POST', path, handler);
+  put = (path: string, handler: RestHandler) => this.add('PUT', path, handler);
+  patch = (path: string, handler: RestHandler) => this.add('PATCH', path, handler);
+  delete = (path: string, handler: RestHandler) => this.add('DELETE', path, handler);
+
+  private match(method: string, pathname: string): { route?: Route; params: Record<string, string>; pathMatched: boolean } {
+    const parts = pathname.split('/').filter(Boolean);
+    let pathMatched = false;
+    for (const route of this.routes) {
+      if (route.segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      const ok = route.segments.every((seg, i) => {
+        if (seg.startsWith(':')) {
+          params[seg.slice(1)] = decodePathSegment(parts[i]);
+          return true;
+        }
+        return seg === parts[i];
+      });
+      if (!ok) continue;
+      pathMatched = true;
+      if (route.method === method) return { route, params, pathMatched };
+    }
+    return { params: {}, pathMatched };
+  }
+
+  /** Answers one request; `makeContext` authenticates it (and throws for a bad token). */
+  async handle(request: Request, makeContext: () => Promise<RequestContext>): Promise<Response> {
+    const url = new URL(request.url);
+    try {
+      const { route, params, pathMatched } = this.match(request.method, url.pathname);
+      if (!route) {
+        return pathMatched
+          ? errorResponse(405, `Method ${request.method} is not allowed on ${url.pathname}`)
+          : errorResponse(404, `No route for ${request.method} ${url.pathname}`);
+      }
+      const ctx = await makeContext();
+      requireViewer(ctx);
+      const body = await readBody(request);
+      const result = await route.handler({ ctx, params, query: url.searchParams, body });
+      if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status });
+      return Response.json(result.body, { status: result.status });
+    } catch (error) {
+      return domainErrorResponse(error);
+    }
+  }
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ValidationError(`Malformed escape in path segment "${segment}"`);
+  }
+}
+
+async function readBody(request: Request): Promise<unknown> {
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+  const text = await request.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('Request body is not valid JSON');
+  }
+}
+
+/** Query flags: "true"/"false", absent gives the default; anything else is a 400. */
+export function booleanParam(query: URLSearchParams, name: string, fallback?: boolean): boolean | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ValidationError(`${name} must be true or false`, [name]);
+}
+
+export function optionalParam(query: URLSearchParams, name: string): string | undefined {
+  const raw = query.get(name);
+  return raw === null || raw === '' ? undefined : raw;
+}

@@ -1,0 +1,16 @@
+import { inviteRoutes } from '../modules/invites/rest';
+import { memberRoutes } from '../modules/members/rest';
+import { organizationRoutes } from '../modules/organizations/rest';
+import { teamRoutes } from '../modules/teams/rest';
+import { userRoutes } from '../modules/users/rest';
+import { RestRouter } from './router';
+
+export function createRestRouter(): RestRouter {
+  const router = new RestRouter();
+  userRoutes(router);
+  organizationRoutes(router);
+  memberRoutes(router);
+  teamRoutes(router);
+  inviteRoutes(router);
+  return router;
+}
