@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/app';
+import { openDatabase, type Database } from '../../src/db/client';
+
+const run = promisify(execFile);
+
+/**
+ * The command line as a person runs it, in its own process, against an embedded database in a
+ * temporary directory; then the printed tokens are used against the API on that same data.
+ */
+let dataDir: string;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'quire-cli-'));
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function quire(...args: string[]): Promise<{ json: any; code: number }> {
+  const env = { ...process.env, QUIRE_DATA_DIR: dataDir, DATABASE_URL: '' };
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env, cwd: process.cwd() });
+    return { json: JSON.parse(stdout.trim().split('\n').at(-1)!), code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; code: number };
+    return { json: JSON.parse(e.stdout.trim().split('\n').at(-1)!), code: e.code };
+  }
+}
+
+async function withApi<T>(fn: (call: (path: string, token: string) => Promise<Response>) => Promise<T>): Promise<T> {
+  const database: Database = await openDatabase({ dataDir });
+  try {
+    const app = createApp({ db: database.db, config: { port: 0, publicUrl: 'http://quire.test', appUrl: 'http://quire.test', dataDir } });
+    return await fn((path, token) => app.fetch(new Request(`http://quire.test${path}`, { headers: { authorization: `Bearer ${token}` } })));
+  } finally {
+    await database.close();
+  }
+}
+
+describe('npm run quire', () => {
+  it('bootstraps an organization, adds a member and mints tokens that work', async () => {
+    const boot = await quire('bootstrap', '--org', 'CLI Org', '--email', 'Owner@Cli.test', '--name', 'Owner');
+    expect(boot.code).toBe(0);
+    expect(Object.keys(boot.json).sort()).toEqual(['organization', 'token', 'user']);
+
+    const member = await quire('member', 'add', '--org', boot.json.organization, '--email', 'reader@cli.test', '--role', 'read');
+    expect(member.code).toBe(0);
+    const extra = await quire('token', 'create', '--user', member.json.user);
+    expect(extra.json.token).toMatch(/^quire_/);
+
+    await withApi(async (call) => {
+      const org = await (await call(`/v1/orgs/${boot.json.organization}`, boot.json.token)).json();
+      expect(org).toMatchObject({ title: 'CLI Org', permissions: { admin: true } });
+      const me = await (await call(`/v1/orgs/${boot.json.organization}/members/${member.json.user}`, extra.json.token)).json();
+      expect(me).toMatchObject({ role: 'read', user: { email: 'reader@cli.test' } });
+    });
+  }, 120_000);
+
+  it('refuses a bad role or a missing flag with a non-zero exit and an error line', async () => {
+    const badRole = await quire('member', 'add', '--org', 'x', '--email', 'a@b.test', '--role', 'owner');
+    expect(badRole.code).not.toBe(0);
+    expect(badRole.json.error).toMatch(/role/);
+    const missing = await quire('bootstrap', '--org', 'No email');
+    expect(missing.code).not.toBe(0);
+    expect(missing.json.error).toMatch(/--email/);
+  }, 120_000);
+});

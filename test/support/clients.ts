@@ -1,0 +1,69 @@
+import { createApp, type App } from '../../src/app/app';
+import type { Config } from '../../src/app/config';
+import { listen } from '../../src/app/server';
+import { createTestDatabase, type TestDatabase } from './db';
+import { validateResponse } from './openapi';
+
+export interface RestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  db: TestDatabase['db'];
+  /** Moves the server's clock. */
+  clock: { now: Date | null };
+  /** Calls /v1; every response is checked against the official spec before it is returned. */
+  rest(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string }): Promise<RestResponse>;
+  graphql(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<{ status: number; body: any }>;
+  /** Serves the app on a free loopback port, for real HTTP clients. */
+  serve(): Promise<{ url: string; stop(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+export const TEST_ORIGIN = 'http://quire.test';
+
+export async function startTestApp(): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const clock: { now: Date | null } = { now: null };
+  const config: Config = { port: 0, publicUrl: TEST_ORIGIN, appUrl: TEST_ORIGIN, dataDir: '' };
+  const app = createApp({ db: database.db, config, now: () => clock.now ?? new Date() });
+
+  return {
+    app,
+    database,
+    db: database.db,
+    clock,
+    async rest(method, path, options = {}) {
+      const headers: Record<string, string> = {};
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body: string | undefined;
+      if (options.rawBody !== undefined) body = options.rawBody;
+      else if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await app.fetch(new Request(`${TEST_ORIGIN}${path}`, { method, headers, body }));
+      const text = await response.text();
+      const parsed = text ? JSON.parse(text) : undefined;
+      if (response.status !== 405 && !(response.status === 404 && parsed?.error?.message?.startsWith('No route'))) {
+        validateResponse(method, path, response.status, parsed);
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async graphql(query, variables, token) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json' };
+      if (token) headers.authorization = `Bearer ${token}`;
+      const response = await app.fetch(
+        new Request(`${TEST_ORIGIN}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) }),
+      );
+      return { status: response.status, body: await response.json() };
+    },
+    async serve() {
+      const server = await listen(app, 0, '127.0.0.1');
+      return { url: `http://127.0.0.1:${server.port}`, stop: server.stop };
+    },
+    close: () => database.close(),
+  };
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { openDatabase, StatementCounter, type Database } from '../../src/db/client';
+import { withDatabase } from './global-setup';
+
+export interface TestDatabase extends Database {
+  counter: StatementCounter;
+}
+
+/** A fresh, migrated database for one test file: a clone of the template on PostgreSQL, PGlite otherwise. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const counter = new StatementCounter();
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({ counter, migrate: true });
+    return { ...database, counter };
+  }
+  const name = `quire_test_${randomBytes(6).toString('hex')}`;
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name} template ${inject('templateDatabase')}`);
+  const database = await openDatabase({ url: withDatabase(url, name), counter });
+  return {
+    ...database,
+    counter,
+    kind: 'postgres',
+    close: async () => {
+      await database.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
