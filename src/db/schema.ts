@@ -4,3 +4,7 @@ export * from '../modules/members/table';
 export * from '../modules/teams/table';
 export * from '../modules/invites/table';
 export * from './secrets.table';
+export * from '../modules/collections/table';
+export * from '../modules/spaces/table';
+export * from '../modules/revisions/table';
+export * from '../modules/access/table';

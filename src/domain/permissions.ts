@@ -9,7 +9,8 @@ import { strongestRole, weakestRole, type Role } from './roles';
  * teams.
  *
  * - Organization admins administer all content.
- * - Guests (members with a null role) and outsiders get only explicit grants.
+ * - Guests (members with a null role) get only explicit grants. Outsiders and disabled members get
+ *   nothing, even a grant left over from when they were members.
  * - Other members get the default level of the nearest link that sets one (the organization role
  *   itself when none does), capped by their organization role, so a `read` member is never given
  *   edit rights by a generous default.
@@ -33,8 +34,8 @@ export interface ContentAccessInput {
 }
 
 export function resolveContentRole({ membership, chain }: ContentAccessInput): Role | null {
-  if (membership?.disabled) return null;
-  const orgRole = membership?.role ?? null;
+  if (!membership || membership.disabled) return null;
+  const orgRole = membership.role;
   if (orgRole === 'admin') return 'admin';
   const granted = strongestRole(...chain.flatMap((link) => link.grants));
   let byDefault: Role | null = null;

@@ -11,7 +11,7 @@ export interface RestRequest {
   body: unknown;
 }
 
-export type RestResult = { status: number; body?: unknown };
+export type RestResult = { status: number; body?: unknown; headers?: Record<string, string> };
 export type RestHandler = (req: RestRequest) => Promise<RestResult>;
 
 interface Route {
@@ -69,8 +69,8 @@ export class RestRouter {
       requireViewer(ctx);
       const body = await readBody(request);
       const result = await route.handler({ ctx, params, query: url.searchParams, body });
-      if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status });
-      return Response.json(result.body, { status: result.status });
+      if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers: result.headers });
+      return Response.json(result.body, { status: result.status, headers: result.headers });
     } catch (error) {
       return domainErrorResponse(error);
     }

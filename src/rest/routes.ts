@@ -1,3 +1,5 @@
+import { collectionRoutes } from '../modules/collections/rest';
+import { spaceRoutes } from '../modules/spaces/rest';
 import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
@@ -12,5 +14,7 @@ export function createRestRouter(): RestRouter {
   memberRoutes(router);
   teamRoutes(router);
   inviteRoutes(router);
+  collectionRoutes(router);
+  spaceRoutes(router);
   return router;
 }

@@ -30,10 +30,14 @@ describe('content role resolution', () => {
     expect(resolveContentRole({ membership: { role: 'read' }, chain: [link('read', undefined, 'edit')] })).toBe('edit');
   });
 
-  it('gives guests and outsiders only what is granted to them', () => {
+  it('gives guests only what is granted to them', () => {
     expect(resolveContentRole({ membership: { role: null }, chain: [link('edit')] })).toBeNull();
     expect(resolveContentRole({ membership: { role: null }, chain: [link('edit', 'comment')] })).toBe('comment');
+  });
+
+  it('gives outsiders nothing, even a grant left from when they were members', () => {
     expect(resolveContentRole({ chain: [link('admin')] })).toBeNull();
+    expect(resolveContentRole({ chain: [link('read', 'edit')] })).toBeNull();
   });
 
   it('gives disabled members nothing, grants included', () => {

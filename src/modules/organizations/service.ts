@@ -25,6 +25,11 @@ export async function getOrganization(ctx: RequestContext, id: string): Promise<
   return org;
 }
 
+/** An organization row by id, whatever the viewer's access; callers check it. */
+export async function loadOrganization(ctx: RequestContext, id: string): Promise<OrganizationRow | null> {
+  return organizationById(ctx).load(id);
+}
+
 /** Organizations the viewer belongs to, oldest membership first. */
 export async function listViewerOrganizations(ctx: RequestContext, args: PageArgs, max: number): Promise<Page<OrganizationRow>> {
   const viewer = requireViewer(ctx);

@@ -1,0 +1,8 @@
+import { anyOf } from '../../db/any';
+import { byKey, defineLoader } from '../../app/loaders';
+import { spaces, type SpaceRow } from './table';
+
+/** Spaces by id, trashed ones included: services decide what a trashed space means. */
+export const spaceById = defineLoader<string, SpaceRow>('spaceById', async (db, ids) =>
+  byKey(ids, await db.select().from(spaces).where(anyOf(spaces.id, ids)), (s) => s.id),
+);

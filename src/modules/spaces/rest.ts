@@ -1,0 +1,70 @@
+import type { RestRouter } from '../../rest/router';
+import { optionalParam } from '../../rest/router';
+import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { presentSpace } from './present';
+import {
+  createSpace,
+  deleteSpace,
+  duplicateSpace,
+  getSpace,
+  listOrganizationSpaces,
+  listSpaceLinks,
+  moveSpace,
+  restoreSpace,
+  transferSpace,
+  updateSpace,
+} from './service';
+
+export function spaceRoutes(r: RestRouter): void {
+  r.get('/v1/orgs/:organizationId/spaces', async ({ ctx, params, query }) => {
+    const page = await listOrganizationSpaces(ctx, params.organizationId, pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentSpace) };
+  });
+
+  r.post('/v1/orgs/:organizationId/spaces', async ({ ctx, params, body }) => {
+    const space = await presentSpace(ctx, await createSpace(ctx, params.organizationId, body));
+    return { status: 201, body: space, headers: { location: space.urls.location } };
+  });
+
+  // `shareKey` resolves published URLs of share-link sites; sites do not exist yet, so it changes nothing.
+  r.get('/v1/spaces/:spaceId', async ({ ctx, params }) => ({
+    status: 200,
+    body: await presentSpace(ctx, await getSpace(ctx, params.spaceId)),
+  }));
+
+  r.patch('/v1/spaces/:spaceId', async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSpace(ctx, await updateSpace(ctx, params.spaceId, body)),
+  }));
+
+  r.delete('/v1/spaces/:spaceId', async ({ ctx, params }) => {
+    await deleteSpace(ctx, params.spaceId);
+    return { status: 204 };
+  });
+
+  r.post('/v1/spaces/:spaceId/duplicate', async ({ ctx, params }) => {
+    const space = await presentSpace(ctx, await duplicateSpace(ctx, params.spaceId));
+    return { status: 201, body: space, headers: { location: space.urls.location } };
+  });
+
+  r.post('/v1/spaces/:spaceId/restore', async ({ ctx, params }) => ({
+    status: 200,
+    body: await presentSpace(ctx, await restoreSpace(ctx, params.spaceId)),
+  }));
+
+  r.post('/v1/spaces/:spaceId/move', async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSpace(ctx, await moveSpace(ctx, params.spaceId, body)),
+  }));
+
+  r.post('/v1/spaces/:spaceId/transfer', async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSpace(ctx, await transferSpace(ctx, params.spaceId, body)),
+  }));
+
+  r.get('/v1/spaces/:spaceId/links', async ({ ctx, params, query }) => {
+    const { page, stats } = await listSpaceLinks(ctx, params.spaceId, { status: optionalParam(query, 'status') });
+    pageArgs(query);
+    return { status: 200, body: { ...(await renderList(ctx, page, () => ({}))), stats } };
+  });
+}

@@ -1,0 +1,289 @@
+import { and, eq, isNotNull, isNull, lte } from 'drizzle-orm';
+import type { RequestContext } from '../../app/context';
+import type { Db } from '../../db/client';
+import { keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
+import { requireViewer } from '../../domain/authz';
+import { ConflictError, NotFoundError } from '../../domain/errors';
+import { newId } from '../../domain/ids';
+import { emptyPage, type Page, type PageArgs } from '../../domain/page';
+import { parseInput } from '../../domain/validate';
+import { moveSchema } from '../access/input';
+import { copySpaceGrants, endPosition, indexFor, positionAt, rehomeGrants, siblingsOf, visibleSpaces } from '../access/service';
+import { assertCanCreateIn, getCollection, transferTarget } from '../collections/service';
+import type { CollectionRow } from '../collections/table';
+import { viewerMembership } from '../members/service';
+import { getOrganization } from '../organizations/service';
+import type { OrganizationRow } from '../organizations/table';
+import { copyRevision, createInitialRevision } from '../revisions/service';
+import { linkListSchema, spaceCreateSchema, spaceUpdateSchema } from './input';
+import { spaceById } from './loaders';
+import './policy';
+import { spaces, type SpaceRow, type SpaceVisibility } from './table';
+
+/** How long a deleted space can be restored before it is purged for good. */
+export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A space row by id, trashed or not, whatever the viewer's access; callers check it. */
+export async function loadSpace(ctx: RequestContext, id: string): Promise<SpaceRow | null> {
+  return spaceById(ctx).load(id);
+}
+
+function prime(ctx: RequestContext, row: SpaceRow): SpaceRow {
+  spaceById(ctx).clear(row.id).prime(row.id, row);
+  ctx.authz.forget();
+  return row;
+}
+
+/** A space the viewer may see and that is not in the trash; anything else is NOT_FOUND. */
+export async function getSpace(ctx: RequestContext, id: string): Promise<SpaceRow> {
+  requireViewer(ctx);
+  const row = await loadSpace(ctx, id);
+  if (!row || row.deletedAt) throw new NotFoundError('Space');
+  await ctx.authz.assertVisible('space:view', row, 'Space');
+  return row;
+}
+
+/** `in-collection` only makes sense inside a collection: a space leaving one becomes private. */
+function visibilityFor(current: SpaceVisibility, parentId: string | null): SpaceVisibility {
+  return !parentId && current === 'in-collection' ? 'private' : current;
+}
+
+async function listWhere(ctx: RequestContext, organizationId: string | null) {
+  const viewer = requireViewer(ctx);
+  const admin = organizationId ? (await viewerMembership(ctx, organizationId))?.role === 'admin' : false;
+  return and(isNull(spaces.deletedAt), admin ? undefined : visibleSpaces(viewer.user.id));
+}
+
+const byCreation: Pick<KeysetSpec<SpaceRow>, 'keys' | 'direction' | 'table'> = {
+  table: spaces,
+  keys: [
+    { column: spaces.createdAt, value: (s) => s.createdAt },
+    { column: spaces.id, value: (s) => s.id },
+  ],
+  direction: 'asc',
+};
+
+const byPosition: Pick<KeysetSpec<SpaceRow>, 'keys' | 'direction' | 'table'> = {
+  table: spaces,
+  keys: [
+    { column: spaces.position, value: (s) => s.position },
+    { column: spaces.id, value: (s) => s.id },
+  ],
+  direction: 'asc',
+};
+
+/** Every space of the organization the viewer may see, wherever it sits, oldest first. */
+export async function listOrganizationSpaces(ctx: RequestContext, organizationId: string, args: PageArgs, max: number): Promise<Page<SpaceRow>> {
+  const org = await getOrganization(ctx, organizationId);
+  const where = and(eq(spaces.organizationId, org.id), await listWhere(ctx, org.id));
+  const page = await keysetPage(ctx.db, { ...byCreation, where }, args, max);
+  for (const row of page.items) spaceById(ctx).prime(row.id, row);
+  return page;
+}
+
+/** The spaces directly in a collection, in their order. */
+export async function listCollectionSpaces(ctx: RequestContext, collectionId: string, args: PageArgs, max: number): Promise<Page<SpaceRow>> {
+  const collection = await getCollection(ctx, collectionId);
+  const where = and(eq(spaces.parentId, collection.id), await listWhere(ctx, collection.organizationId));
+  const page = await keysetPage(ctx.db, { ...byPosition, where }, args, max);
+  for (const row of page.items) spaceById(ctx).prime(row.id, row);
+  return page;
+}
+
+/** Spaces of many organizations in one statement, for nested GraphQL. */
+export async function listSpacesOfOrganizations(ctx: RequestContext, orgs: readonly OrganizationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SpaceRow>>> {
+  const pages = await keysetPages(
+    ctx.db,
+    { ...byCreation, where: await listWhere(ctx, null), partition: spaces.organizationId, parentIds: orgs.map((o) => o.id), parentOf: (s) => s.organizationId },
+    args,
+    max,
+  );
+  for (const page of pages.values()) for (const row of page.items) spaceById(ctx).prime(row.id, row);
+  return pages;
+}
+
+/** Spaces of many collections in one statement, for nested GraphQL. */
+export async function listSpacesOfCollections(ctx: RequestContext, parents: readonly CollectionRow[], args: PageArgs, max: number): Promise<Map<string, Page<SpaceRow>>> {
+  const pages = await keysetPages(
+    ctx.db,
+    { ...byPosition, where: await listWhere(ctx, null), partition: spaces.parentId, parentIds: parents.map((c) => c.id), parentOf: (s) => s.parentId! },
+    args,
+    max,
+  );
+  for (const page of pages.values()) for (const row of page.items) spaceById(ctx).prime(row.id, row);
+  return pages;
+}
+
+export async function createSpace(ctx: RequestContext, organizationId: string, input: unknown): Promise<SpaceRow> {
+  const viewer = requireViewer(ctx);
+  const org = await getOrganization(ctx, organizationId);
+  const body = parseInput(spaceCreateSchema, input ?? {});
+  const parent = await assertCanCreateIn(ctx, org, body.parent);
+  const row = await ctx.db.transaction(async (tx) => {
+    const id = newId();
+    const revisionId = newId();
+    const position = endPosition(await siblingsOf(tx, org.id, parent?.id ?? null));
+    const [created] = await tx
+      .insert(spaces)
+      .values({
+        id,
+        organizationId: org.id,
+        parentId: parent?.id ?? null,
+        title: body.title || 'Untitled space',
+        emoji: body.emoji ?? null,
+        language: body.language ?? null,
+        editMode: body.editMode ?? 'live',
+        visibility: parent ? 'in-collection' : 'private',
+        revisionId,
+        position,
+        createdAt: ctx.now(),
+        updatedAt: ctx.now(),
+      })
+      .returning();
+    await createInitialRevision(tx, id, revisionId, viewer.user.id, ctx.now());
+    return created;
+  });
+  return prime(ctx, row);
+}
+
+export async function updateSpace(ctx: RequestContext, id: string, input: unknown): Promise<SpaceRow> {
+  const row = await getSpace(ctx, id);
+  const { emoji, icon, ...rest } = parseInput(spaceUpdateSchema, input ?? {});
+  await ctx.authz.assert('space:admin', row, 'Only admins of this space can change its settings');
+  // An emoji replaces an icon and the other way round; null removes either.
+  const looks = emoji ? { emoji, icon: null } : icon ? { icon, emoji: null } : { ...(emoji === null ? { emoji: null } : {}), ...(icon === null ? { icon: null } : {}) };
+  const [updated] = await ctx.db
+    .update(spaces)
+    .set({ ...rest, ...looks, updatedAt: ctx.now() })
+    .where(eq(spaces.id, row.id))
+    .returning();
+  return prime(ctx, updated);
+}
+
+/**
+ * Puts the space in the trash. A space that is missing, already trashed or invisible to the viewer
+ * is already gone as far as they are concerned: nothing to do, and nothing revealed.
+ */
+export async function deleteSpace(ctx: RequestContext, id: string): Promise<void> {
+  requireViewer(ctx);
+  const row = await loadSpace(ctx, id);
+  if (!row || row.deletedAt || !(await ctx.authz.can('space:view', row))) return;
+  await ctx.authz.assert('space:admin', row, 'Only admins of this space can delete it');
+  const [updated] = await ctx.db.update(spaces).set({ deletedAt: ctx.now() }).where(eq(spaces.id, row.id)).returning();
+  prime(ctx, updated);
+}
+
+/**
+ * Takes a space out of the trash, within seven days of its deletion. Restoring a space that is not
+ * deleted changes nothing and answers it, so a retried restore succeeds.
+ */
+export async function restoreSpace(ctx: RequestContext, id: string): Promise<SpaceRow> {
+  requireViewer(ctx);
+  const row = await loadSpace(ctx, id);
+  if (!row || !(await ctx.authz.can('space:view', row))) throw new NotFoundError('Space');
+  if (!row.deletedAt) return row;
+  await ctx.authz.assert('space:admin', row, 'Only admins of this space can restore it');
+  if (ctx.now().getTime() - row.deletedAt.getTime() >= RESTORE_WINDOW_MS) {
+    throw new NotFoundError('Space (deleted spaces can be restored for 7 days)');
+  }
+  const restored = await ctx.db.transaction(async (tx) => {
+    // Its collection may have been deleted meanwhile: it then comes back at the top level.
+    const position = endPosition(await siblingsOf(tx, row.organizationId, row.parentId));
+    const [updated] = await tx
+      .update(spaces)
+      .set({ deletedAt: null, position, visibility: visibilityFor(row.visibility, row.parentId), updatedAt: ctx.now() })
+      .where(eq(spaces.id, row.id))
+      .returning();
+    return updated;
+  });
+  return prime(ctx, restored);
+}
+
+/** Copies the space, its content and who has access, next to the original. */
+export async function duplicateSpace(ctx: RequestContext, id: string): Promise<SpaceRow> {
+  const viewer = requireViewer(ctx);
+  const row = await getSpace(ctx, id);
+  const org = await getOrganization(ctx, row.organizationId);
+  await assertCanCreateIn(ctx, org, row.parentId);
+  const copy = await ctx.db.transaction(async (tx) => {
+    const siblings = (await siblingsOf(tx, row.organizationId, row.parentId)).filter((s) => !(s.kind === 'space' && s.id === row.id));
+    const next = siblings.findIndex((s) => s.position > row.position);
+    const position = await positionAt(tx, siblings, next < 0 ? siblings.length : next);
+    const revisionId = newId();
+    const [created] = await tx
+      .insert(spaces)
+      .values({ ...row, id: newId(), title: `${row.title} (copy)`.slice(0, 50), revisionId, position, createdAt: ctx.now(), updatedAt: ctx.now(), deletedAt: null })
+      .returning();
+    await copyRevision(tx, row.revisionId, created.id, revisionId, viewer.user.id, ctx.now());
+    await copySpaceGrants(tx, row.id, created.id, newId);
+    return created;
+  });
+  return prime(ctx, copy);
+}
+
+export async function moveSpace(ctx: RequestContext, id: string, input: unknown): Promise<SpaceRow> {
+  const row = await getSpace(ctx, id);
+  const body = parseInput(moveSchema, input);
+  await ctx.authz.assert('space:admin', row, 'Only admins of this space can move it');
+  const org = await getOrganization(ctx, row.organizationId);
+  const parentId = body.parent === undefined ? row.parentId : body.parent;
+  if (parentId !== row.parentId) await assertCanCreateIn(ctx, org, parentId);
+  const moved = await ctx.db.transaction(async (tx) => {
+    const all = await siblingsOf(tx, org.id, parentId);
+    const current = row.parentId === parentId ? all.findIndex((s) => s.kind === 'space' && s.id === row.id) : -1;
+    const others = all.filter((s) => !(s.kind === 'space' && s.id === row.id));
+    const index = indexFor(others, body.position);
+    if (current === index) throw new ConflictError('The space is already at this place');
+    const position = await positionAt(tx, others, index);
+    const visibility = visibilityFor(row.visibility, parentId);
+    const [updated] = await tx.update(spaces).set({ parentId, position, visibility, updatedAt: ctx.now() }).where(eq(spaces.id, row.id)).returning();
+    return updated;
+  });
+  return prime(ctx, moved);
+}
+
+/** Moves the space to the top level of another organization the viewer administers. */
+export async function transferSpace(ctx: RequestContext, id: string, input: unknown): Promise<SpaceRow> {
+  const row = await getSpace(ctx, id);
+  await ctx.authz.assert('space:admin', row, 'Only admins of this space can transfer it');
+  const target = await transferTarget(ctx, row.organizationId, input);
+  const moved = await ctx.db.transaction(async (tx) => {
+    const position = endPosition(await siblingsOf(tx, target.id, null));
+    const [updated] = await tx
+      .update(spaces)
+      .set({ organizationId: target.id, parentId: null, position, visibility: visibilityFor(row.visibility, null), updatedAt: ctx.now() })
+      .where(eq(spaces.id, row.id))
+      .returning();
+    await rehomeGrants(tx, { spaceIds: [row.id], collectionIds: [] }, target.id);
+    return updated;
+  });
+  return prime(ctx, moved);
+}
+
+/** Links found in the space's current revision. Revisions hold no content yet, so none are. */
+export async function listSpaceLinks(ctx: RequestContext, id: string, query: { status?: string | null }) {
+  await getSpace(ctx, id);
+  parseInput(linkListSchema, { status: query.status ?? undefined });
+  return { page: emptyPage<never>(), stats: { total: 0, broken: { total: 0 } } };
+}
+
+/**
+ * Deletes for good the spaces that have been in the trash for the whole restore window, with their
+ * revisions and grants. System use: run by the scheduled purge job.
+ */
+export async function purgeDeletedSpaces(db: Db, now: Date): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - RESTORE_WINDOW_MS);
+  const purged = await db
+    .delete(spaces)
+    .where(and(isNotNull(spaces.deletedAt), lte(spaces.deletedAt, cutoff)))
+    .returning({ id: spaces.id });
+  return purged.map((p) => p.id);
+}
+
+/**
+ * The discussion and change-request counters of a space. Comments and change requests arrive with
+ * their own tables; until then a space has none of either.
+ */
+export async function spaceCounters(_ctx: RequestContext, _row: SpaceRow) {
+  return { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
+}

@@ -1,0 +1,44 @@
+import { doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
+import type { DefaultLevel } from '../../domain/permissions';
+import { collections } from '../collections/table';
+import { organizations } from '../organizations/table';
+import { ts } from '../users/table';
+
+export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
+export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
+export const EDIT_MODES = ['live', 'locked'] as const;
+export type EditMode = (typeof EDIT_MODES)[number];
+
+export const spaces = pgTable(
+  'spaces',
+  {
+    id: text().primaryKey(),
+    organizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The collection holding the space; a deleted collection leaves its (trashed) spaces at the top level. */
+    parentId: text().references(() => collections.id, { onDelete: 'set null' }),
+    title: text().notNull(),
+    emoji: text(),
+    /** URL of an icon shown instead of the emoji. */
+    icon: text(),
+    visibility: text().$type<SpaceVisibility>().notNull().default('private'),
+    editMode: text().$type<EditMode>().notNull().default('live'),
+    language: text(),
+    defaultLevel: text().$type<DefaultLevel>().default('inherit'),
+    /** The current revision. Every space has one from birth; it is set in the same transaction. */
+    revisionId: text().notNull(),
+    position: doublePrecision().notNull(),
+    createdAt: ts().notNull().defaultNow(),
+    updatedAt: ts().notNull().defaultNow(),
+    /** Set while the space is in the trash; restorable for seven days, then purged. */
+    deletedAt: ts(),
+  },
+  (t) => [
+    index('spaces_organization_idx').on(t.organizationId, t.createdAt, t.id),
+    index('spaces_parent_idx').on(t.parentId, t.position, t.id),
+    index('spaces_deleted_idx').on(t.deletedAt),
+  ],
+);
+
+export type SpaceRow = typeof spaces.$inferSelect;

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
+import { startTestApp, type TestApp } from '../../support/clients';
+
+let t: TestApp;
+let acme: OrgFixture;
+let reader: Actor;
+beforeAll(async () => {
+  t = await startTestApp();
+  acme = await buildOrganization(t.db, 'Acme');
+  reader = await buildMember(t.db, acme.organizationId, 'read');
+});
+afterAll(() => t.close());
+
+it('smoke', async () => {
+  const tok = acme.admin.token;
+  const c = await t.rest('POST', `/v1/orgs/${acme.organizationId}/collections`, { token: tok, body: { title: 'Docs' } });
+  expect(c.status, JSON.stringify(c.body)).toBe(201);
+  const s = await t.rest('POST', `/v1/orgs/${acme.organizationId}/spaces`, { token: tok, body: { title: 'Guide', parent: c.body.id } });
+  expect(s.status, JSON.stringify(s.body)).toBe(201);
+  const s2 = await t.rest('POST', `/v1/orgs/${acme.organizationId}/spaces`, { token: tok, body: { title: 'Root' } });
+  const list = await t.rest('GET', `/v1/orgs/${acme.organizationId}/spaces`, { token: reader.token });
+  expect(list.status, JSON.stringify(list.body)).toBe(200);
+  expect(list.body.count).toBe(2);
+  const cs = await t.rest('GET', `/v1/collections/${c.body.id}/spaces`, { token: reader.token });
+  expect(cs.body.items.map((x: any) => x.title)).toEqual(['Guide']);
+  const p = await t.rest('PATCH', `/v1/collections/${c.body.id}`, { token: tok, body: { defaultLevel: null } });
+  expect(p.status, JSON.stringify(p.body)).toBe(200);
+  const list2 = await t.rest('GET', `/v1/orgs/${acme.organizationId}/spaces`, { token: reader.token });
+  expect(list2.body.items.map((x: any) => x.title)).toEqual(['Root']);
+  expect((await t.rest('GET', `/v1/spaces/${s.body.id}`, { token: reader.token })).status).toBe(404);
+  const m = await t.rest('POST', `/v1/spaces/${s2.body.id}/move`, { token: tok, body: { parent: c.body.id } });
+  expect(m.status, JSON.stringify(m.body)).toBe(200);
+  const m2 = await t.rest('POST', `/v1/spaces/${s2.body.id}/move`, { token: tok, body: { parent: c.body.id } });
+  expect(m2.status).toBe(409);
+  const m3 = await t.rest('POST', `/v1/spaces/${s2.body.id}/move`, { token: tok, body: { position: { before: { type: 'space', space: s.body.id } } } });
+  expect(m3.status, JSON.stringify(m3.body)).toBe(200);
+  const cs2 = await t.rest('GET', `/v1/collections/${c.body.id}/spaces`, { token: tok });
+  expect(cs2.body.items.map((x: any) => x.title)).toEqual(['Root', 'Guide']);
+  const d = await t.rest('POST', `/v1/spaces/${s.body.id}/duplicate`, { token: tok });
+  expect(d.status, JSON.stringify(d.body)).toBe(201);
+  expect((await t.rest('DELETE', `/v1/spaces/${s.body.id}`, { token: tok })).status).toBe(204);
+  expect((await t.rest('GET', `/v1/spaces/${s.body.id}`, { token: tok })).status).toBe(404);
+  const r = await t.rest('POST', `/v1/spaces/${s.body.id}/restore`, { token: tok });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  const l = await t.rest('GET', `/v1/spaces/${s.body.id}/links`, { token: tok });
+  expect(l.status, JSON.stringify(l.body)).toBe(200);
+  const nc = await t.rest('GET', `/v1/orgs/${acme.organizationId}/collections?nested=false`, { token: tok });
+  expect(nc.body.count).toBe(1);
+  const del = await t.rest('DELETE', `/v1/collections/${c.body.id}`, { token: tok });
+  expect(del.status).toBe(204);
+  const after = await t.rest('GET', `/v1/orgs/${acme.organizationId}/spaces`, { token: tok });
+  expect(after.body.count).toBe(0);
+});
