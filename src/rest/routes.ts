@@ -1,3 +1,4 @@
+import { accessRoutes } from '../modules/access/rest';
 import { collectionRoutes } from '../modules/collections/rest';
 import { spaceRoutes } from '../modules/spaces/rest';
 import { inviteRoutes } from '../modules/invites/rest';
@@ -16,5 +17,6 @@ export function createRestRouter(): RestRouter {
   inviteRoutes(router);
   collectionRoutes(router);
   spaceRoutes(router);
+  accessRoutes(router);
   return router;
 }

@@ -92,3 +92,14 @@ export async function copySpaceGrants(tx: Tx, fromSpaceId: string, toSpaceId: st
   const rows = await tx.select().from(contentGrants).where(eq(contentGrants.spaceId, fromSpaceId));
   if (rows.length) await tx.insert(contentGrants).values(rows.map((g) => ({ ...g, id: newId(), spaceId: toSpaceId })));
 }
+
+export {
+  countMemberSpaces,
+  countTeamSpaces,
+  inviteToContent,
+  listContentGrants,
+  listUserSpaceGrants,
+  removeContentGrant,
+  setContentGrant,
+  type Grantee,
+} from './grants';

@@ -1,3 +1,5 @@
+import { presentSpace } from '../spaces/present';
+import { loadSpace } from '../spaces/service';
 import type { RestRouter } from '../../rest/router';
 import { optionalParam } from '../../rest/router';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
@@ -46,9 +48,11 @@ export function memberRoutes(r: RestRouter): void {
   }));
 
   r.get('/v1/orgs/:organizationId/members/:userId/spaces', async ({ ctx, params, query }) => {
-    pageArgs(query);
-    const page = await listMemberSpaces(ctx, params.organizationId, params.userId, { order: optionalParam(query, 'order') });
-    return { status: 200, body: await renderList(ctx, page, (_, item) => item) };
+    const page = await listMemberSpaces(ctx, params.organizationId, params.userId, { order: optionalParam(query, 'order') }, pageArgs(query), REST_MAX);
+    return {
+      status: 200,
+      body: await renderList(ctx, page, async (c, grant) => ({ permission: grant.role, space: await presentSpace(c, (await loadSpace(c, grant.spaceId!))!) })),
+    };
   });
 
   r.post('/v1/orgs/:organizationId/ping', async ({ ctx, params }) => {

@@ -6,9 +6,11 @@ import { keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
 import { serverSecret } from '../../db/secrets';
 import { requireViewer } from '../../domain/authz';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../domain/errors';
-import { emptyPage, type Page, type PageArgs } from '../../domain/page';
+import type { Page, PageArgs } from '../../domain/page';
 import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
+import { countMemberSpaces, listUserSpaceGrants } from '../access/service';
+import type { ContentGrantRow } from '../access/table';
 import { getOrganization } from '../organizations/service';
 import type { OrganizationRow } from '../organizations/table';
 import { teamMembers } from '../teams/table';
@@ -209,18 +211,20 @@ export async function upsertMember(db: Db, organizationId: string, userId: strin
   return row;
 }
 
-/** Space permissions of a member. Spaces do not exist yet, so the list is empty but checked. */
+/** The spaces a member was given access to directly, with their role on each. */
 export async function listMemberSpaces(
   ctx: RequestContext,
   organizationId: string,
   userId: string,
   input: { order?: string | null },
-): Promise<Page<never>> {
+  args: PageArgs,
+  max: number,
+): Promise<Page<ContentGrantRow>> {
   const org = await getOrganization(ctx, organizationId);
   const member = await loadMember(ctx, org, userId);
   await ctx.authz.assert('member:view', { organization: org, member }, 'Guests can only see their own memberships');
-  parseInput(orderSchema, { order: input.order ?? undefined });
-  return emptyPage();
+  const { order } = parseInput(orderSchema, { order: input.order ?? undefined });
+  return listUserSpaceGrants(ctx, org.id, member.userId, order, args, max);
 }
 
 /**
@@ -258,9 +262,9 @@ export async function memberTeamCount(ctx: RequestContext, member: MemberRow): P
   return (await teamCountByMember(ctx).load({ organizationId: member.organizationId, userId: member.userId })) ?? 0;
 }
 
-/** Spaces the member has been granted. Spaces arrive with the content issue; until then none. */
-export async function memberSpaceCount(_ctx: RequestContext, _member: MemberRow): Promise<number> {
-  return 0;
+/** How many spaces the member was given access to directly. */
+export async function memberSpaceCount(ctx: RequestContext, member: MemberRow): Promise<number> {
+  return countMemberSpaces(ctx, member.organizationId, member.userId);
 }
 
 /** A membership row by key, or null; no access check, for services that did their own. */

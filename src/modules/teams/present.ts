@@ -1,12 +1,14 @@
 import type { RequestContext } from '../../app/context';
+import { countTeamSpaces } from '../access/service';
 import { presentMember } from '../members/present';
 import { memberRow } from '../members/service';
 import { countTeamMembers } from './service';
 import type { TeamMemberRow, TeamRow } from './table';
 
 export async function presentTeam(ctx: RequestContext, team: TeamRow) {
-  const [members, admin, view] = await Promise.all([
+  const [members, spaces, admin, view] = await Promise.all([
     countTeamMembers(ctx, team.id),
+    countTeamSpaces(ctx, team.id),
     ctx.authz.can('team:admin', team),
     ctx.authz.can('team:view', team),
   ]);
@@ -15,8 +17,7 @@ export async function presentTeam(ctx: RequestContext, team: TeamRow) {
     id: team.id,
     title: team.title,
     members,
-    // Space grants to teams arrive with spaces.
-    spaces: 0,
+    spaces,
     createdAt: team.createdAt.toISOString(),
     permissions: { admin, view },
   };

@@ -189,10 +189,41 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/sso', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
-  it('answers an empty list while there are no spaces', async () => {
-    const res = await t.rest('GET', memberPath(acme, editor.userId, '/spaces?order=asc'), { token: reader.token });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ items: [], count: 0 });
+  it('lists the spaces a member was given directly, with the role, newest first', async () => {
+    const none = await t.rest('GET', memberPath(acme, editor.userId, '/spaces?order=asc'), { token: reader.token });
+    expect(none.body).toEqual({ items: [], count: 0 });
+    const create = (title: string) => t.rest('POST', `/v1/orgs/${acme.organizationId}/spaces`, { token: acme.admin.token, body: { title } });
+    const first = (await create('First shared')).body;
+    const second = (await create('Second shared')).body;
+    const hidden = (await create('Hidden from readers')).body;
+    await t.rest('PATCH', `/v1/spaces/${hidden.id}`, { token: acme.admin.token, body: { defaultLevel: null } });
+    const grant = (spaceId: string, role: string) =>
+      t.rest('POST', `/v1/spaces/${spaceId}/permissions`, { token: acme.admin.token, body: { role, users: [editor.userId] } });
+    expect((await grant(first.id, 'review')).status).toBe(204);
+    t.clock.now = new Date(Date.now() + 1000);
+    expect((await grant(second.id, 'admin')).status).toBe(204);
+    t.clock.now = new Date(Date.now() + 2000);
+    expect((await grant(hidden.id, 'edit')).status).toBe(204);
+
+    const byAdmin = await t.rest('GET', memberPath(acme, editor.userId, '/spaces'), { token: acme.admin.token });
+    expect(byAdmin.body.items.map((i: any) => [i.space.title, i.permission])).toEqual([
+      ['Hidden from readers', 'edit'],
+      ['Second shared', 'admin'],
+      ['First shared', 'review'],
+    ]);
+    // The space object is presented for the caller: the admin may administer what the editor was given.
+    expect(byAdmin.body.items[0].space.permissions.admin).toBe(true);
+    expect((await getMember(acme, editor.userId)).body.spaces).toBe(3);
+
+    // A reader sees the grants on spaces they can see themselves, nothing of the hidden one.
+    const byReader = await t.rest('GET', memberPath(acme, editor.userId, '/spaces?order=asc'), { token: reader.token });
+    expect(byReader.body.items.map((i: any) => i.space.title)).toEqual(['First shared', 'Second shared']);
+    expect(byReader.body.count).toBe(2);
+
+    // A space in the trash is no longer listed.
+    await t.rest('DELETE', `/v1/spaces/${second.id}`, { token: acme.admin.token });
+    expect((await t.rest('GET', memberPath(acme, editor.userId, '/spaces'), { token: acme.admin.token })).body.count).toBe(2);
+    expect((await getMember(acme, editor.userId)).body.spaces).toBe(2);
   });
 
   it('rejects a bad order with 400, and a guest asking about someone else with 403', async () => {

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMember, buildOrganization, buildTeam, buildUser, type Actor, type OrgFixture } from '../../support/factories';
+import { startTestApp, type TestApp } from '../../support/clients';
+
+let t: TestApp;
+let acme: OrgFixture;
+let other: OrgFixture;
+let reader: Actor;
+let guest: Actor;
+let teamGuest: Actor;
+let teamId: string;
+let foreignTeamId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  acme = await buildOrganization(t.db, 'Acme');
+  other = await buildOrganization(t.db, 'Other');
+  reader = await buildMember(t.db, acme.organizationId, 'read', 'Rita Reader');
+  guest = await buildMember(t.db, acme.organizationId, null, 'Gus Guest');
+  teamGuest = await buildMember(t.db, acme.organizationId, null, 'Tess Teamguest');
+  teamId = (await buildTeam(t.db, acme.organizationId, 'Writers', [{ userId: teamGuest.userId, role: 'member' }])).id;
+  foreignTeamId = (await buildTeam(t.db, other.organizationId, 'Elsewhere')).id;
+});
+afterAll(() => t.close());
+
+const admin = () => acme.admin.token;
+async function newSpace(body: Record<string, unknown> = {}) {
+  const res = await t.rest('POST', `/v1/orgs/${acme.organizationId}/spaces`, { token: admin(), body: { title: 'Shared', ...body } });
+  expect(res.status).toBe(201);
+  return res.body as { id: string };
+}
+async function newCollection() {
+  const res = await t.rest('POST', `/v1/orgs/${acme.organizationId}/collections`, { token: admin(), body: { title: 'Handbook' } });
+  expect(res.status).toBe(201);
+  return res.body as { id: string };
+}
+const permissionsOf = async (spaceId: string, token: string) => {
+  const res = await t.rest('GET', `/v1/spaces/${spaceId}`, { token });
+  return res.status === 200 ? res.body.permissions : res.status;
+};
+
+describe('granting access to a space', () => {
+  it('lifts a reader above their organization role, and a guest from nothing', async () => {
+    const space = await newSpace();
+    expect((await permissionsOf(space.id, reader.token)).edit).toBe(false);
+    expect(await permissionsOf(space.id, guest.token)).toBe(404);
+
+    const res = await t.rest('POST', `/v1/spaces/${space.id}/permissions`, { token: admin(), body: { role: 'edit', users: [reader.userId, guest.userId] } });
+    expect(res.status).toBe(204);
+    expect(await permissionsOf(space.id, reader.token)).toMatchObject({ view: true, comment: true, edit: true, merge: true, review: false, admin: false });
+    expect(await permissionsOf(space.id, guest.token)).toMatchObject({ view: true, edit: true, admin: false });
+
+    const users = await t.rest('GET', `/v1/spaces/${space.id}/permissions/users`, { token: reader.token });
+    expect(users.body.items.map((i: any) => [i.user.id, i.permission]).sort()).toEqual([[guest.userId, 'edit'], [reader.userId, 'edit']].sort());
+  });
+
+  it('reaches the members of a team, and counts the space on the team', async () => {
+    const space = await newSpace();
+    const before = (await t.rest('GET', `/v1/orgs/${acme.organizationId}/teams/${teamId}`, { token: admin() })).body.spaces;
+    expect((await t.rest('PATCH', `/v1/spaces/${space.id}/permissions/teams/${teamId}`, { token: admin(), body: { role: 'comment' } })).status).toBe(204);
+    expect(await permissionsOf(space.id, teamGuest.token)).toMatchObject({ view: true, comment: true, edit: false });
+    const teams = await t.rest('GET', `/v1/spaces/${space.id}/permissions/teams`, { token: admin() });
+    expect(teams.body.items).toHaveLength(1);
+    expect(teams.body.items[0]).toMatchObject({ permission: 'comment', team: { id: teamId, title: 'Writers' } });
+    expect((await t.rest('GET', `/v1/orgs/${acme.organizationId}/teams/${teamId}`, { token: admin() })).body.spaces).toBe(before + 1);
+
+    expect((await t.rest('DELETE', `/v1/spaces/${space.id}/permissions/teams/${teamId}`, { token: admin() })).status).toBe(204);
+    expect(await permissionsOf(space.id, teamGuest.token)).toBe(404);
+    // Removing access that is not there succeeds too.
+    expect((await t.rest('DELETE', `/v1/spaces/${space.id}/permissions/teams/${teamId}`, { token: admin() })).status).toBe(204);
+  });
+
+  it('flows down from a collection to the spaces inside it', async () => {
+    const collection = await newCollection();
+    const space = await newSpace({ parent: collection.id });
+    await t.rest('POST', `/v1/collections/${collection.id}/permissions`, { token: admin(), body: { role: 'admin', users: [guest.userId] } });
+    expect(await permissionsOf(space.id, guest.token)).toMatchObject({ view: true, admin: true });
+    const patched = await t.rest('PATCH', `/v1/spaces/${space.id}`, { token: guest.token, body: { title: 'Renamed by a guest admin' } });
+    expect(patched.status).toBe(200);
+
+    expect((await t.rest('PATCH', `/v1/collections/${collection.id}/permissions/users/${guest.userId}`, { token: admin(), body: { role: null } })).status).toBe(204);
+    expect(await permissionsOf(space.id, guest.token)).toBe(404);
+  });
+
+  it('is managed by space admins only', async () => {
+    const space = await newSpace();
+    const res = await t.rest('POST', `/v1/spaces/${space.id}/permissions`, { token: reader.token, body: { role: 'admin', users: [reader.userId] } });
+    expect(res.status).toBe(403);
+    expect((await permissionsOf(space.id, reader.token)).admin).toBe(false);
+  });
+
+  it('refuses bad input with 400 and writes nothing', async () => {
+    const space = await newSpace();
+    const outsider = await buildUser(t.db, 'Olly Outsider');
+    const bad = [
+      { role: 'owner', users: [reader.userId] },
+      { users: [reader.userId] },
+      { role: 'edit' },
+      { role: 'edit', users: [] },
+      { role: 'edit', users: [outsider.userId] },
+      { role: 'edit', teams: [foreignTeamId] },
+      { role: 'edit', users: [reader.userId], extra: true },
+    ];
+    for (const body of bad) {
+      const res = await t.rest('POST', `/v1/spaces/${space.id}/permissions`, { token: admin(), body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await t.rest('GET', `/v1/spaces/${space.id}/permissions/users`, { token: admin() })).body.count).toBe(0);
+    expect((await t.rest('GET', `/v1/spaces/${space.id}/permissions/teams`, { token: admin() })).body.count).toBe(0);
+    expect((await t.rest('PATCH', `/v1/spaces/${space.id}/permissions/users/${outsider.userId}`, { token: admin(), body: { role: 'read' } })).status).toBe(404);
+    expect((await t.rest('PATCH', `/v1/spaces/${space.id}/permissions/teams/${foreignTeamId}`, { token: admin(), body: { role: 'read' } })).status).toBe(404);
+  });
+
+  it('answers 404 for another organization’s space, as for a missing one', async () => {
+    const space = await newSpace();
+    const foreign = await t.rest('POST', `/v1/spaces/${space.id}/permissions`, { token: other.admin.token, body: { role: 'admin', users: [other.admin.userId] } });
+    const missing = await t.rest('POST', `/v1/spaces/nope/permissions`, { token: other.admin.token, body: { role: 'admin', users: [other.admin.userId] } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+  });
+});
