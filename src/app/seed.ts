@@ -1,4 +1,9 @@
 import type { Db } from '../db/client';
+import { inviteToContent } from '../modules/access/service';
+import { createCollection } from '../modules/collections/service';
+import { createSpace, updateSpace } from '../modules/spaces/service';
+import { loadConfig } from './config';
+import { createContext, type RequestContext } from './context';
 import { upsertMember } from '../modules/members/service';
 import { countUsers, createOrganizationWithAdmin } from '../modules/organizations/service';
 import { createApiToken, ensureUser } from '../modules/users/service';
@@ -10,7 +15,21 @@ export interface DemoData {
   token: string;
 }
 
-/** On a database with no users: a demo organization, its admin, a few members and a team. */
+/**
+ * A collection with two spaces, one of them open only to the Writers team and the guest, and a
+ * space at the top level: enough to see default levels and grants at work.
+ */
+async function seedContent(ctx: RequestContext, organizationId: string, teamId: string, guestId: string): Promise<void> {
+  const handbook = await createCollection(ctx, organizationId, { title: 'Handbook' });
+  await createSpace(ctx, organizationId, { title: 'Getting started', emoji: '🚀', parent: handbook.id });
+  const drafts = await createSpace(ctx, organizationId, { title: 'Drafts', emoji: '📝', parent: handbook.id });
+  await updateSpace(ctx, drafts.id, { defaultLevel: null });
+  await inviteToContent(ctx, { kind: 'space', row: drafts }, { role: 'edit', teams: [teamId] });
+  await inviteToContent(ctx, { kind: 'space', row: drafts }, { role: 'comment', users: [guestId] });
+  await createSpace(ctx, organizationId, { title: 'API reference', emoji: '📚' });
+}
+
+/** On a database with no users: a demo organization, its admin, a few members, a team and some content. */
 export async function seedDemoIfEmpty(db: Db): Promise<DemoData | null> {
   if ((await countUsers(db)) > 0) return null;
   const { user: admin } = await ensureUser(db, { email: 'admin@demo.quire.test', name: 'Ada Admin' });
@@ -26,10 +45,11 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoData | null> {
     await upsertMember(db, org.id, user.id, p.role);
     ids.push(user.id);
   }
-  await bootstrapTeam(db, org.id, 'Writers', [
+  const writers = await bootstrapTeam(db, org.id, 'Writers', [
     { userId: admin.id, role: 'owner' },
     { userId: ids[0], role: 'member' },
   ]);
+  await seedContent(createContext({ db, config: loadConfig() }, { user: admin }), org.id, writers.id, ids[2]);
   const token = await createApiToken(db, admin.id, 'demo');
   return { organizationId: org.id, adminUserId: admin.id, token };
 }
