@@ -10,7 +10,7 @@ import type { Page, PageArgs } from '../../domain/page';
 import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
 import { countMemberSpaces, listUserSpaceGrants } from '../access/service';
-import type { ContentGrantRow } from '../access/table';
+import { contentGrants, type ContentGrantRow } from '../access/table';
 import { getOrganization } from '../organizations/service';
 import type { OrganizationRow } from '../organizations/table';
 import { teamMembers } from '../teams/table';
@@ -130,7 +130,10 @@ export async function updateMemberRole(ctx: RequestContext, organizationId: stri
   return updated;
 }
 
-/** Removes a member and their team memberships. Removing someone who is not a member succeeds. */
+/**
+ * Removes a member, their team memberships and the access they were given to spaces and
+ * collections, so that joining again starts afresh. Removing someone who is not a member succeeds.
+ */
 export async function removeMember(ctx: RequestContext, organizationId: string, userId: string): Promise<void> {
   const org = await getOrganization(ctx, organizationId);
   const member = await memberByKey(ctx).load({ organizationId: org.id, userId });
@@ -142,6 +145,7 @@ export async function removeMember(ctx: RequestContext, organizationId: string, 
   await assertNotLastAdmin(ctx.db, member);
   await ctx.db.transaction(async (tx) => {
     await tx.delete(teamMembers).where(and(eq(teamMembers.organizationId, org.id), eq(teamMembers.userId, userId)));
+    await tx.delete(contentGrants).where(and(eq(contentGrants.organizationId, org.id), eq(contentGrants.userId, userId)));
     await tx.delete(organizationMembers).where(and(eq(organizationMembers.organizationId, org.id), eq(organizationMembers.userId, userId)));
   });
   memberByKey(ctx).clear({ organizationId: org.id, userId });

@@ -119,3 +119,19 @@ describe('granting access to a space', () => {
     expect(foreign.body).toEqual(missing.body);
   });
 });
+
+describe('leaving the organization', () => {
+  it('takes away what a member was given, so joining again starts afresh', async () => {
+    const space = await newSpace({ title: 'Private notes' });
+    await t.rest('PATCH', `/v1/spaces/${space.id}`, { token: admin(), body: { defaultLevel: null } });
+    const leaver = await buildMember(t.db, acme.organizationId, 'read', 'Lee Leaver');
+    await t.rest('POST', `/v1/spaces/${space.id}/permissions`, { token: admin(), body: { role: 'edit', users: [leaver.userId] } });
+    expect((await permissionsOf(space.id, leaver.token)).edit).toBe(true);
+
+    expect((await t.rest('DELETE', `/v1/orgs/${acme.organizationId}/members/${leaver.userId}`, { token: admin() })).status).toBe(204);
+    expect(await permissionsOf(space.id, leaver.token)).toBe(404);
+    await t.rest('POST', `/v1/orgs/${acme.organizationId}/invites`, { token: admin(), body: { emails: [leaver.email], role: 'read' } });
+    expect(await permissionsOf(space.id, leaver.token)).toBe(404);
+    expect((await t.rest('GET', `/v1/spaces/${space.id}/permissions/users`, { token: admin() })).body.count).toBe(0);
+  });
+});
