@@ -6,5 +6,7 @@ import '../modules/organizations/graphql';
 import '../modules/members/graphql';
 import '../modules/teams/graphql';
 import '../modules/invites/graphql';
+import '../modules/collections/graphql';
+import '../modules/spaces/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });
