@@ -1,5 +1,6 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { DomainError, UnauthenticatedError } from '../domain/errors';
 import { toGraphQLError } from '../graphql/errors';
@@ -33,6 +34,10 @@ export function createApp(services: AppServices): App {
         if (error instanceof GraphQLError && error.originalError instanceof DomainError) return error;
         const mapped = toGraphQLError(error);
         if (mapped) return mapped;
+        // Pothos refusing an argument (a global ID of the wrong type, a bad `first`) is the caller's mistake.
+        if (error instanceof GraphQLError && error.originalError instanceof PothosValidationError) {
+          return new GraphQLError(error.message, { path: error.path, extensions: { code: 'VALIDATION_FAILED' } });
+        }
         if (error instanceof GraphQLError && !error.originalError) return error;
         console.error(error instanceof GraphQLError ? (error.originalError ?? error) : error);
         return new GraphQLError(isDev ? String(error) : message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });

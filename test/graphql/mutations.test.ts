@@ -345,3 +345,15 @@ it("answers an outsider's mutation on an organization as NOT_FOUND, like REST", 
   const res = await mutate('organizationUpdate', { organizationId: acmeGid, title: 'Stranger' }, stranger.token);
   expect(res.errors[0].extensions.code).toBe('NOT_FOUND');
 });
+
+describe('a global ID of the wrong type', () => {
+  it('is refused as the caller’s mistake, with VALIDATION_FAILED, and changes nothing', async () => {
+    const team = await buildTeam(t.db, acme.organizationId, 'Kept');
+    const res = await mutate('teamUpdate', { teamId: acmeGid, title: 'Renamed' }, admin, 'team { title }');
+    expect(res.errors).toHaveLength(1);
+    expect(res.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(res.errors[0].message).toMatch(/Team/);
+    const after = await t.rest('GET', `/v1/orgs/${acme.organizationId}/teams/${team.id}`, { token: admin });
+    expect(after.body.title).toBe('Kept');
+  });
+});
