@@ -3,11 +3,16 @@ import { loadConfig } from './app/config';
 import { seedDemoIfEmpty } from './app/seed';
 import { listen } from './app/server';
 import { openDatabase } from './db/client';
+import { JobQueue } from './jobs/queue';
 
 const config = loadConfig();
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true });
 const demo = await seedDemoIfEmpty(database.db);
-const app = createApp({ db: database.db, config });
+const services = { db: database.db, config, now: () => new Date() };
+const app = createApp(services);
+// After the migrations: pg-boss then creates or migrates its own schema. Only the server works
+// jobs; the command line never starts the queue.
+const jobs = await JobQueue.start({ database, now: services.now });
 const { port, stop } = await listen(app, config.port);
 
 const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
@@ -32,6 +37,7 @@ More tokens: npm run --silent quire -- token create --user ${demo.adminUserId}
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     await stop();
+    await jobs.stop();
     await database.close();
     process.exit(0);
   });

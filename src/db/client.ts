@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Sql } from 'postgres';
 import * as schema from './schema';
 
 /**
@@ -10,9 +12,18 @@ import * as schema from './schema';
  */
 export type Db = PostgresJsDatabase<typeof schema>;
 
+/** Raw SQL in the shape pg-boss's `db` option expects (node-postgres' `{ rows }`). */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+
 export interface Database {
   db: Db;
   kind: 'postgres' | 'pglite';
+  /**
+   * Runs SQL written elsewhere (pg-boss) on the same connections as `db`, past drizzle and so past
+   * its logger: the statement counter keeps counting only the app's own queries. Without values the
+   * text may hold several statements, BEGIN ... COMMIT included.
+   */
+  executeSql: ExecuteSql;
   close(): Promise<void>;
 }
 
@@ -60,7 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await single.end({ timeout: 5 });
       }
     }
-    return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+    return { db, kind: 'postgres', executeSql: postgresExecuteSql(client), close: () => client.end({ timeout: 5 }) };
   }
 
   const { PGlite } = await import('@electric-sql/pglite');
@@ -73,5 +84,47 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     await migrate(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
   }
-  return { db, kind: 'pglite', close: () => client.close() };
+  return { db, kind: 'pglite', executeSql: pgliteExecuteSql(client), close: () => client.close() };
+}
+
+function postgresExecuteSql(client: Sql): ExecuteSql {
+  return async (text, values = []) => {
+    if (values.length) return { rows: await client.unsafe(text, values.map(postgresParam) as never[]) };
+    // postgres.js refuses BEGIN on a pooled connection, and a statement failing after BEGIN leaves
+    // its connection in an aborted transaction: run the text on a reserved one, rolled back on error.
+    const reserved = await client.reserve();
+    try {
+      const result = await reserved.unsafe(text).simple();
+      // Several statements answer one result per statement; callers want the last one's rows.
+      return { rows: Array.isArray(result[0]) ? (result.at(-1) as unknown as any[]) : result };
+    } catch (error) {
+      await reserved.unsafe('rollback').catch(() => {});
+      throw error;
+    } finally {
+      reserved.release();
+    }
+  };
+}
+
+/**
+ * drizzle makes this client's json and timestamp serializers pass values through untouched, and
+ * postgres.js refuses `undefined`: send what node-postgres would (objects as JSON text, dates as ISO
+ * strings, `undefined` as null). Strings bound to json parameters are already JSON, as in pg.
+ */
+function postgresParam(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  const plainObject = value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array);
+  return plainObject ? JSON.stringify(value) : value;
+}
+
+function pgliteExecuteSql(client: PGlite): ExecuteSql {
+  return async (text, values = []) => {
+    if (values.length) return { rows: (await client.query(text, values)).rows };
+    // PGlite has a single session: a failure after the text's own BEGIN would leave every later
+    // query of the app in an aborted transaction. Inside `transaction` a nested BEGIN is only a
+    // warning, and the failure is rolled back before any other query gets the session.
+    const results = await client.transaction((tx) => tx.exec(text));
+    return { rows: results.at(-1)?.rows ?? [] };
+  };
 }
