@@ -11,6 +11,9 @@ import { teamMembers, teams } from '../../src/modules/teams/table';
 import { createApiToken } from '../../src/modules/users/service';
 import { users } from '../../src/modules/users/table';
 import { newId } from '../../src/domain/ids';
+import { contentGrants } from '../../src/modules/access/table';
+import { collections } from '../../src/modules/collections/table';
+import { spaces } from '../../src/modules/spaces/table';
 
 const ORGS = 3;
 const MEMBERS_PER_ORG = Number(process.env.BENCH_MEMBERS ?? 5000);
@@ -51,8 +54,41 @@ for (let o = 0; o < ORGS; o++) {
   }
 }
 
+const SPACES = Number(process.env.BENCH_SPACES ?? 5000);
+const COLLECTIONS = 100;
+console.log(`seeding ${COLLECTIONS} collections (two levels) and ${SPACES} spaces in the first organization ...`);
+// A reader who sees a third of the content by default and a few spaces more through a grant, so
+// list scenarios exercise the SQL visibility filter rather than the admin shortcut.
+const [reader] = await db.insert(users).values({ id: newId(), email: `bench-reader-${newId(6)}@bench.test`, displayName: 'Bench Reader' }).returning();
+await db.insert(organizationMembers).values({ organizationId: orgIds[0], userId: reader.id, role: 'read' });
+const readerToken = await createApiToken(db, reader.id);
+const collectionRows = Array.from({ length: COLLECTIONS }, (_, i) => ({
+  id: newId(),
+  organizationId: orgIds[0],
+  title: `Collection ${i}`,
+  position: i,
+  defaultLevel: (i % 3 === 0 ? 'inherit' : null) as 'inherit' | null,
+}));
+await db.insert(collections).values(collectionRows.map((c, i) => ({ ...c, parentId: i >= 10 ? collectionRows[i % 10].id : null })));
+for (let start = 0; start < SPACES; start += 1000) {
+  const batch = Array.from({ length: Math.min(1000, SPACES - start) }, (_, i) => ({
+    id: newId(),
+    organizationId: orgIds[0],
+    parentId: collectionRows[(start + i) % COLLECTIONS].id,
+    title: `Space ${start + i}`,
+    revisionId: newId(),
+    position: start + i,
+    createdAt: new Date(Date.UTC(2024, 0, 1) + (start + i) * 1000),
+  }));
+  await db.insert(spaces).values(batch);
+  await db.insert(contentGrants).values(
+    batch.filter((_, i) => i % 50 === 1).map((sp) => ({ id: newId(), organizationId: orgIds[0], spaceId: sp.id, userId: reader.id, role: 'edit' as const })),
+  );
+}
+
 const app = createApp({ db, config });
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const readerHeaders = { authorization: `Bearer ${readerToken}`, 'content-type': 'application/json' };
 
 async function lastPageToken(): Promise<string> {
   // Walk to a page deep in the list once, to time a deep keyset page.
@@ -68,7 +104,19 @@ const deepPage = await lastPageToken();
 const nested = `{ viewer { organizations { edges { node { title members(first: 50) { totalCount edges { node { role teamCount user { displayName } } } }
   teams(first: 20) { edges { node { title memberCount members(first: 10) { edges { node { role user { displayName } } } } } } } } } } } }`;
 
+const spacesQuery = `{ viewer { organizations(first: 1) { edges { node { spaces(first: 100) { totalCount edges { node {
+  title viewerCanEdit parent { title parent { title } } organization { title } } } } } } } } }`;
+
 const scenarios: { name: string; request: () => Request }[] = [
+  { name: 'REST spaces, first page of 100 (admin)', request: () => new Request(`http://bench.test/v1/orgs/${orgIds[0]}/spaces?limit=100`, { headers }) },
+  {
+    name: 'REST spaces, first page of 100 (reader: SQL visibility)',
+    request: () => new Request(`http://bench.test/v1/orgs/${orgIds[0]}/spaces?limit=100`, { headers: readerHeaders }),
+  },
+  {
+    name: 'GraphQL 100 spaces > parents > organization (reader)',
+    request: () => new Request('http://bench.test/graphql', { method: 'POST', headers: readerHeaders, body: JSON.stringify({ query: spacesQuery }) }),
+  },
   { name: 'REST GET /v1/orgs/{id}', request: () => new Request(`http://bench.test/v1/orgs/${orgIds[0]}`, { headers }) },
   { name: 'REST members, first page of 100', request: () => new Request(`http://bench.test/v1/orgs/${orgIds[0]}/members?limit=100`, { headers }) },
   {
