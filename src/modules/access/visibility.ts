@@ -7,7 +7,7 @@ import { spaces } from '../spaces/table';
  * Computing it in the query keeps keyset pages full and their counts right whatever the user may
  * see. Admins see everything; other members see content whose nearest non-inherited default level
  * is set (the organization role when none is), guests only what is granted; a grant on a
- * collection reaches all it contains. `test/modules/visibility.test.ts` checks that both agree.
+ * collection reaches all it contains. `test/modules/access/visibility.test.ts` checks that both agree.
  *
  * The collection tree of the user's organizations is walked once per statement, into arrays the
  * per-row checks look into: A, collections whose default reaches members; G, collections granted

@@ -9,7 +9,7 @@ import { emptyPage, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { moveSchema } from '../access/input';
 import { copySpaceGrants, endPosition, indexFor, positionAt, rehomeGrants, siblingsOf, visibleSpaces } from '../access/service';
-import { assertCanCreateIn, getCollection, transferTarget } from '../collections/service';
+import { assertCanCreateIn, getCollection, loadCollection, transferTarget } from '../collections/service';
 import type { CollectionRow } from '../collections/table';
 import { viewerMembership } from '../members/service';
 import { getOrganization } from '../organizations/service';
@@ -181,8 +181,9 @@ export async function restoreSpace(ctx: RequestContext, id: string): Promise<Spa
   requireViewer(ctx);
   const row = await loadSpace(ctx, id);
   if (!row || !(await ctx.authz.can('space:view', row))) throw new NotFoundError('Space');
-  if (!row.deletedAt) return row;
+  // Checked before the no-op answer for a live space: restoring is an admin's operation either way.
   await ctx.authz.assert('space:admin', row, 'Only admins of this space can restore it');
+  if (!row.deletedAt) return row;
   if (ctx.now().getTime() - row.deletedAt.getTime() >= RESTORE_WINDOW_MS) {
     throw new NotFoundError('Space (deleted spaces can be restored for 7 days)');
   }
@@ -204,11 +205,17 @@ export async function duplicateSpace(ctx: RequestContext, id: string): Promise<S
   const viewer = requireViewer(ctx);
   const row = await getSpace(ctx, id);
   const org = await getOrganization(ctx, row.organizationId);
-  await assertCanCreateIn(ctx, org, row.parentId);
+  // The copy goes into the original's collection. The caller, who sees the space and so its
+  // `parent`, is refused with 403 when they may not create there, even when that collection itself
+  // is not visible to them (a space shared on its own): a 404 would be about the wrong object.
+  const parent = row.parentId ? await loadCollection(ctx, row.parentId) : null;
+  if (parent) await ctx.authz.assert('collection:create', parent, 'Your role does not let you create content in this collection');
+  else await assertCanCreateIn(ctx, org, row.parentId);
   const copy = await ctx.db.transaction(async (tx) => {
-    const siblings = (await siblingsOf(tx, row.organizationId, row.parentId)).filter((s) => !(s.kind === 'space' && s.id === row.id));
-    const next = siblings.findIndex((s) => s.position > row.position);
-    const position = await positionAt(tx, siblings, next < 0 ? siblings.length : next);
+    // The original stays among the siblings: the copy goes strictly between it and its successor.
+    // (Leaving it out made the copy take the original's own position, the tie then broken by id.)
+    const siblings = await siblingsOf(tx, row.organizationId, row.parentId);
+    const position = await positionAt(tx, siblings, siblings.findIndex((s) => s.kind === 'space' && s.id === row.id) + 1);
     const revisionId = newId();
     const [created] = await tx
       .insert(spaces)
