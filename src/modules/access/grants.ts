@@ -11,7 +11,8 @@ import { parseInput } from '../../domain/validate';
 import { organizationMembers } from '../members/table';
 import { spaces } from '../spaces/table';
 import { teams } from '../teams/table';
-import { forgetContent, type Content } from './service';
+import { forgetContent, type Content, type Tx } from './service';
+import { viewerMembership } from '../members/service';
 import { visibleSpaces } from './visibility';
 import { requireViewer } from '../../domain/authz';
 import { grantInviteSchema, grantRoleSchema } from './input';
@@ -182,3 +183,23 @@ export async function countTeamSpaces(ctx: RequestContext, teamId: string): Prom
   return (await spaceGrantsByTeam(ctx).load(teamId)) ?? 0;
 }
 
+
+/**
+ * Whoever creates a space or collection administers it, as on the platform: a `create` member may
+ * then rename, move and share what they made. Organization admins need no grant.
+ */
+export async function grantCreator(ctx: RequestContext, tx: Tx, content: Content): Promise<void> {
+  const viewer = requireViewer(ctx);
+  if ((await viewerMembership(ctx, content.row.organizationId))?.role === 'admin') return;
+  const grantee: Grantee = { kind: 'user', id: viewer.user.id };
+  await tx.delete(contentGrants).where(and(onContent(content), forGrantee(grantee)));
+  await tx.insert(contentGrants).values({
+    id: newId(),
+    organizationId: content.row.organizationId,
+    spaceId: content.kind === 'space' ? content.row.id : null,
+    collectionId: content.kind === 'collection' ? content.row.id : null,
+    userId: viewer.user.id,
+    role: 'admin',
+    createdAt: ctx.now(),
+  });
+}

@@ -96,6 +96,7 @@ export async function copySpaceGrants(tx: Tx, fromSpaceId: string, toSpaceId: st
 export {
   countMemberSpaces,
   countTeamSpaces,
+  grantCreator,
   inviteToContent,
   listContentGrants,
   listUserSpaceGrants,

@@ -11,6 +11,7 @@ import {
   collectionChain,
   endPosition,
   forgetContent,
+  grantCreator,
   indexFor,
   isWithin,
   loadCollectionRow,
@@ -110,8 +111,10 @@ export async function createCollection(ctx: RequestContext, organizationId: stri
       .insert(collections)
       .values({ id: newId(), organizationId: org.id, parentId: parent?.id ?? null, title, position, createdAt: ctx.now(), updatedAt: ctx.now() })
       .returning();
+    await grantCreator(ctx, tx, { kind: 'collection', row: created });
     return created;
   });
+  forgetContent(ctx);
   primeCollection(ctx, row);
   return row;
 }
@@ -150,8 +153,20 @@ export async function deleteCollection(ctx: RequestContext, id: string): Promise
   const row = await loadCollectionRow(ctx, id);
   if (!row || !(await ctx.authz.can('collection:view', row))) return;
   await ctx.authz.assert('collection:admin', row, 'Only admins of this collection can delete it');
+  const ids = await subtreeIds(ctx.db, row.id);
+  // A trashed space comes back at the top level, where 'inherit' would mean the organization role:
+  // it keeps the level its collections gave it instead, so a closed space does not open on restore.
+  const levels = await Promise.all(
+    ids.map(async (id) => ({ id, level: (await collectionChain(ctx, id)).find((c) => c.defaultLevel !== 'inherit')?.defaultLevel })),
+  );
   await ctx.db.transaction(async (tx) => {
-    const ids = await subtreeIds(tx, row.id);
+    for (const { id, level } of levels) {
+      if (level === undefined) continue;
+      await tx
+        .update(spaces)
+        .set({ defaultLevel: level })
+        .where(and(eq(spaces.parentId, id), eq(spaces.defaultLevel, 'inherit'), isNull(spaces.deletedAt)));
+    }
     await tx
       .update(spaces)
       .set({ deletedAt: ctx.now() })

@@ -35,7 +35,7 @@ export const spaceCreateSchema = z
 export const spaceUpdateSchema = z
   .object(
     {
-      title: spaceTitleSchema.optional(),
+      title: spaceTitleSchema.min(1, 'title must be 1 to 50 characters').optional(),
       emoji: emoji.nullable().optional(),
       icon: z.url({ error: 'icon must be a URL' }).max(2048).nullable().optional(),
       editMode: editMode.optional(),

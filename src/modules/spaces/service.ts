@@ -8,7 +8,7 @@ import { newId } from '../../domain/ids';
 import { emptyPage, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { moveSchema } from '../access/input';
-import { copySpaceGrants, endPosition, indexFor, positionAt, rehomeGrants, siblingsOf, visibleSpaces } from '../access/service';
+import { copySpaceGrants, endPosition, forgetContent, grantCreator, indexFor, positionAt, rehomeGrants, siblingsOf, visibleSpaces } from '../access/service';
 import { assertCanCreateIn, getCollection, loadCollection, transferTarget } from '../collections/service';
 import type { CollectionRow } from '../collections/table';
 import { viewerMembership } from '../members/service';
@@ -30,7 +30,7 @@ export async function loadSpace(ctx: RequestContext, id: string): Promise<SpaceR
 
 function prime(ctx: RequestContext, row: SpaceRow): SpaceRow {
   spaceById(ctx).clear(row.id).prime(row.id, row);
-  ctx.authz.forget();
+  forgetContent(ctx);
   return row;
 }
 
@@ -141,6 +141,7 @@ export async function createSpace(ctx: RequestContext, organizationId: string, i
       })
       .returning();
     await createInitialRevision(tx, id, revisionId, viewer.user.id, ctx.now());
+    await grantCreator(ctx, tx, { kind: 'space', row: created });
     return created;
   });
   return prime(ctx, row);
@@ -223,6 +224,8 @@ export async function duplicateSpace(ctx: RequestContext, id: string): Promise<S
       .returning();
     await copyRevision(tx, row.revisionId, created.id, revisionId, viewer.user.id, ctx.now());
     await copySpaceGrants(tx, row.id, created.id, newId);
+    // The copy's author administers it, unless the original's grants already made them do so.
+    if (!(await ctx.authz.can('space:admin', row))) await grantCreator(ctx, tx, { kind: 'space', row: created });
     return created;
   });
   return prime(ctx, copy);

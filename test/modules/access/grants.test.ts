@@ -135,3 +135,44 @@ describe('leaving the organization', () => {
     expect((await t.rest('GET', `/v1/spaces/${space.id}/permissions/users`, { token: admin() })).body.count).toBe(0);
   });
 });
+
+describe('creating content', () => {
+  it('makes a `create` member admin of what they create, and of their duplicates', async () => {
+    const creator = await buildMember(t.db, acme.organizationId, 'create', 'Cora Creator');
+    const collection = await t.rest('POST', `/v1/orgs/${acme.organizationId}/collections`, { token: creator.token, body: { title: 'Mine' } });
+    expect(collection.body.permissions).toMatchObject({ admin: true, create: true });
+    const space = await t.rest('POST', `/v1/orgs/${acme.organizationId}/spaces`, { token: creator.token, body: { title: 'My space', parent: collection.body.id } });
+    expect(space.body.permissions.admin).toBe(true);
+    expect((await t.rest('PATCH', `/v1/spaces/${space.body.id}`, { token: creator.token, body: { title: 'Renamed' } })).status).toBe(200);
+    const users = await t.rest('GET', `/v1/spaces/${space.body.id}/permissions/users`, { token: admin() });
+    expect(users.body.items.map((i: any) => [i.user.id, i.permission])).toEqual([[creator.userId, 'admin']]);
+
+    // Someone else's space, duplicated at the top level: the copy is theirs to administer.
+    const theirs = await newSpace({ title: 'Not mine' });
+    expect((await permissionsOf(theirs.id, creator.token)).admin).toBe(false);
+    const copy = await t.rest('POST', `/v1/spaces/${theirs.id}/duplicate`, { token: creator.token });
+    expect(copy.status).toBe(201);
+    expect(copy.body.permissions.admin).toBe(true);
+    expect((await permissionsOf(theirs.id, creator.token)).admin).toBe(false);
+  });
+
+  it('gives organization admins no grant: they administer everything already', async () => {
+    const space = await newSpace({ title: 'By the admin' });
+    expect((await t.rest('GET', `/v1/spaces/${space.id}/permissions/users`, { token: admin() })).body.count).toBe(0);
+  });
+});
+
+describe('deleting a closed collection', () => {
+  it('keeps its spaces closed when they are restored at the top level', async () => {
+    const collection = await newCollection();
+    await t.rest('PATCH', `/v1/collections/${collection.id}`, { token: admin(), body: { defaultLevel: null } });
+    const space = await newSpace({ parent: collection.id, title: 'Closed inside' });
+    expect(await permissionsOf(space.id, reader.token)).toBe(404);
+    expect((await t.rest('DELETE', `/v1/collections/${collection.id}`, { token: admin() })).status).toBe(204);
+    const restored = await t.rest('POST', `/v1/spaces/${space.id}/restore`, { token: admin() });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ defaultLevel: null, visibility: 'private' });
+    expect(restored.body.parent).toBeUndefined();
+    expect(await permissionsOf(space.id, reader.token)).toBe(404);
+  });
+});
