@@ -35,8 +35,10 @@ export function createApp(services: AppServices): App {
         const mapped = toGraphQLError(error);
         if (mapped) return mapped;
         // Pothos refusing an argument (a global ID of the wrong type, a bad `first`) is the caller's mistake.
+        // Coded in place: yoga logs every error the mask replaces, and this one is not a crash.
         if (error instanceof GraphQLError && error.originalError instanceof PothosValidationError) {
-          return new GraphQLError(error.message, { path: error.path, extensions: { code: 'VALIDATION_FAILED' } });
+          (error.extensions as Record<string, unknown>).code = 'VALIDATION_FAILED';
+          return error;
         }
         if (error instanceof GraphQLError && !error.originalError) return error;
         console.error(error instanceof GraphQLError ? (error.originalError ?? error) : error);
