@@ -4,6 +4,7 @@ import { upsertMember } from '../../src/modules/members/service';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/clients';
 import { validateResponse } from '../support/openapi';
+import { inCreationOrder } from '../support/clock';
 
 /**
  * Collections and spaces through the official client, unmodified, against a real HTTP server on
@@ -35,17 +36,7 @@ afterAll(async () => {
 
 const org = () => acme.organizationId;
 
-/** Runs a create with a creation time strictly after the previous one, so creation order never ties. */
-let lastCreation = 0;
-async function created<T>(fn: () => Promise<T>): Promise<T> {
-  lastCreation = Math.max(Date.now(), lastCreation + 1);
-  t.clock.now = new Date(lastCreation);
-  try {
-    return await fn();
-  } finally {
-    t.clock.now = null;
-  }
-}
+const created = inCreationOrder(() => t);
 
 /** The client rejects with GitBookAPIError carrying the HTTP status as `code`. */
 async function statusOf(call: Promise<unknown>): Promise<number> {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../../support/clients';
+import { inCreationOrder } from '../../support/clock';
 
 let t: TestApp;
 let acme: OrgFixture;
@@ -26,17 +27,7 @@ afterAll(() => t.close());
 type Json = Record<string, any>;
 
 const admin = () => acme.admin.token;
-/** Creates with a creation time strictly after the previous fixture's, so creation order never ties. */
-let lastCreation = 0;
-async function created<T>(fn: () => Promise<T>): Promise<T> {
-  lastCreation = Math.max(Date.now(), lastCreation + 1);
-  t.clock.now = new Date(lastCreation);
-  try {
-    return await fn();
-  } finally {
-    t.clock.now = null;
-  }
-}
+const created = inCreationOrder(() => t);
 const spacesPath = (org: OrgFixture = acme) => `/v1/orgs/${org.organizationId}/spaces`;
 const createSpace = (body: unknown = {}, { token = admin(), org = acme }: { token?: string; org?: OrgFixture } = {}) =>
   t.rest('POST', spacesPath(org), { token, body });
