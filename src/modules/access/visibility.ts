@@ -9,14 +9,14 @@ import { spaces } from '../spaces/table';
  * is set (the organization role when none is), guests only what is granted; a grant on a
  * collection reaches all it contains. `test/modules/access/visibility.test.ts` checks that both agree.
  *
- * The collection tree of the user's organizations is walked once per statement, into arrays the
- * per-row checks look into: A, collections whose default reaches members; G, collections granted
- * to the user on themselves or an ancestor.
+ * The collection tree of the user's organizations is walked once per statement, into sets the
+ * per-row checks look into: collections whose default reaches members, and collections granted to
+ * the user on themselves or an ancestor.
  */
 function tree(userId: string, pick: SQL): SQL {
   const granted = (column: SQL) =>
     sql`exists (select 1 from content_grants g where g.collection_id = ${column} and (g.user_id = ${userId} or g.team_id in (select team_id from team_members where user_id = ${userId})))`;
-  return sql`array(with recursive tree(id, eff, granted, member, admin) as (
+  return sql`(with recursive tree(id, eff, granted, member, admin) as (
       select c.id, case when c.default_level = 'inherit' then m.role else c.default_level end, ${granted(sql`c.id`)},
         m.role is not null, m.role = 'admin'
       from collections c join organization_members m on m.organization_id = c.organization_id and m.user_id = ${userId} and not m.disabled
@@ -29,19 +29,26 @@ function tree(userId: string, pick: SQL): SQL {
 }
 
 export function visibleCollections(userId: string): SQL {
-  return sql`${collections.id} = any(${tree(userId, sql`admin or granted or (member and eff is not null)`)})`;
+  return sql`${collections.id} in ${tree(userId, sql`admin or granted or (member and eff is not null)`)}`;
+}
+
+/** Organizations where the user is an enabled member matching `pick`. */
+function organizationsWhere(userId: string, pick: SQL): SQL {
+  return sql`(select organization_id from organization_members where user_id = ${userId} and not disabled and ${pick})`;
 }
 
 export function visibleSpaces(userId: string): SQL {
   const openByDefault = tree(userId, sql`member and eff is not null`);
   const grantedAbove = tree(userId, sql`granted`);
-  return sql`exists (select 1 from organization_members m
-    where m.organization_id = ${spaces.organizationId} and m.user_id = ${userId} and not m.disabled and (
-      m.role = 'admin'
-      or (m.role is not null and ${spaces.defaultLevel} is not null and (
-        ${spaces.defaultLevel} <> 'inherit' or ${spaces.parentId} is null or ${spaces.parentId} = any(${openByDefault})))
-      or ${spaces.parentId} = any(${grantedAbove})
-      or exists (select 1 from content_grants g where g.space_id = ${spaces.id}
-        and (g.user_id = ${userId} or g.team_id in (select team_id from team_members where user_id = ${userId})))
-    ))`;
+  // Grants count only in organizations the user is still an enabled member of.
+  const grantedSpaces = sql`(select g.space_id from content_grants g
+    join organization_members m on m.organization_id = g.organization_id and m.user_id = ${userId} and not m.disabled
+    where g.space_id is not null and (g.user_id = ${userId} or g.team_id in (select team_id from team_members where user_id = ${userId})))`;
+  // Uncorrelated IN subqueries: PostgreSQL runs each once per statement into a hash table, and
+  // each row then costs a few hash probes.
+  return sql`(${spaces.organizationId} in ${organizationsWhere(userId, sql`role = 'admin'`)}
+    or (${spaces.organizationId} in ${organizationsWhere(userId, sql`role is not null`)} and ${spaces.defaultLevel} is not null and (
+      ${spaces.defaultLevel} <> 'inherit' or ${spaces.parentId} is null or ${spaces.parentId} in ${openByDefault}))
+    or ${spaces.parentId} in ${grantedAbove}
+    or ${spaces.id} in ${grantedSpaces})`;
 }
