@@ -29,7 +29,7 @@ Try it:
   curl -H "Authorization: Bearer ${demo.token}" http://localhost:${port}/v1/orgs
 In GraphiQL (http://localhost:${port}/graphql), set the header
   { "Authorization": "Bearer ${demo.token}" }
-and run: { viewer { user { displayName } organizations { edges { node { title members { totalCount } } } } } }
+and run: { viewer { user { displayName } organizations { edges { node { title members { totalCount } spaces { edges { node { title parent { title } viewerCanEdit } } } } } } } }
 More tokens: npm run --silent quire -- token create --user ${demo.adminUserId}
 `);
 }
