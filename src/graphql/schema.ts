@@ -8,5 +8,6 @@ import '../modules/teams/graphql';
 import '../modules/invites/graphql';
 import '../modules/collections/graphql';
 import '../modules/spaces/graphql';
+import '../modules/access/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });
