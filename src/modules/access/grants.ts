@@ -1,7 +1,5 @@
-import { and, count, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../app/context';
-import { anyOf } from '../../db/any';
-import { byKey, defineLoader } from '../../app/loaders';
 import { keysetPage } from '../../db/keyset';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
@@ -11,6 +9,7 @@ import { parseInput } from '../../domain/validate';
 import { organizationMembers } from '../members/table';
 import { spaces } from '../spaces/table';
 import { teams } from '../teams/table';
+import { spaceGrantsByMember, spaceGrantsByTeam } from './loaders';
 import { forgetContent, type Content, type Tx } from './service';
 import { viewerMembership } from '../members/service';
 import { visibleSpaces } from './visibility';
@@ -122,7 +121,6 @@ export async function listContentGrants(ctx: RequestContext, content: Content, k
   );
 }
 
-const liveSpace = sql`exists (select 1 from ${spaces} where ${spaces.id} = ${contentGrants.spaceId} and ${spaces.deletedAt} is null)`;
 
 /**
  * The spaces a member was given access to directly, with the role; newest first unless asked. Only
@@ -146,34 +144,6 @@ export async function listUserSpaceGrants(ctx: RequestContext, organizationId: s
     max,
   );
 }
-
-/** How many live spaces each member was given directly. Keyed `<organizationId>:<userId>`. */
-const spaceGrantsByMember = defineLoader<string, number>('spaceGrantsByMember', async (db, keys) => {
-  const pairs = keys.map((k) => k.split(':') as [string, string]);
-  const rows = await db
-    .select({ organizationId: contentGrants.organizationId, userId: contentGrants.userId, n: count() })
-    .from(contentGrants)
-    .where(
-      and(
-        anyOf(contentGrants.organizationId, [...new Set(pairs.map((p) => p[0]))]),
-        anyOf(contentGrants.userId, [...new Set(pairs.map((p) => p[1]))]),
-        isNotNull(contentGrants.spaceId),
-        liveSpace,
-      ),
-    )
-    .groupBy(contentGrants.organizationId, contentGrants.userId);
-  return byKey(keys, rows, (r) => `${r.organizationId}:${r.userId}`).map((r) => Number(r?.n ?? 0));
-});
-
-/** How many live spaces each team was given. */
-const spaceGrantsByTeam = defineLoader<string, number>('spaceGrantsByTeam', async (db, ids) => {
-  const rows = await db
-    .select({ teamId: contentGrants.teamId, n: count() })
-    .from(contentGrants)
-    .where(and(anyOf(contentGrants.teamId, ids), isNotNull(contentGrants.spaceId), liveSpace))
-    .groupBy(contentGrants.teamId);
-  return byKey(ids, rows, (r) => r.teamId!).map((r) => Number(r?.n ?? 0));
-});
 
 export async function countMemberSpaces(ctx: RequestContext, organizationId: string, userId: string): Promise<number> {
   return (await spaceGrantsByMember(ctx).load(`${organizationId}:${userId}`)) ?? 0;

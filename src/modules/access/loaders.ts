@@ -1,8 +1,9 @@
-import { and, eq, inArray, or, param, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, or, param, sql } from 'drizzle-orm';
 import { anyOf } from '../../db/any';
 import { byKey, defineLoader } from '../../app/loaders';
 import type { Role } from '../../domain/roles';
 import { collections, type CollectionRow } from '../collections/table';
+import { spaces } from '../spaces/table';
 import { teamMembers } from '../teams/table';
 import { contentGrants } from './table';
 
@@ -68,3 +69,35 @@ export const grantsForUser = defineLoader<string, Role[]>('grantsForUser', async
   }
   return keys.map((k) => found.get(k) ?? []);
 });
+
+/** Grants on spaces still out of the trash. */
+export const liveSpace = sql`exists (select 1 from ${spaces} where ${spaces.id} = ${contentGrants.spaceId} and ${spaces.deletedAt} is null)`;
+
+/** How many live spaces each member was given directly. Keyed `<organizationId>:<userId>`. */
+export const spaceGrantsByMember = defineLoader<string, number>('spaceGrantsByMember', async (db, keys) => {
+  const pairs = keys.map((k) => k.split(':') as [string, string]);
+  const rows = await db
+    .select({ organizationId: contentGrants.organizationId, userId: contentGrants.userId, n: count() })
+    .from(contentGrants)
+    .where(
+      and(
+        anyOf(contentGrants.organizationId, [...new Set(pairs.map((p) => p[0]))]),
+        anyOf(contentGrants.userId, [...new Set(pairs.map((p) => p[1]))]),
+        isNotNull(contentGrants.spaceId),
+        liveSpace,
+      ),
+    )
+    .groupBy(contentGrants.organizationId, contentGrants.userId);
+  return byKey(keys, rows, (r) => `${r.organizationId}:${r.userId}`).map((r) => Number(r?.n ?? 0));
+});
+
+/** How many live spaces each team was given. */
+export const spaceGrantsByTeam = defineLoader<string, number>('spaceGrantsByTeam', async (db, ids) => {
+  const rows = await db
+    .select({ teamId: contentGrants.teamId, n: count() })
+    .from(contentGrants)
+    .where(and(anyOf(contentGrants.teamId, ids), isNotNull(contentGrants.spaceId), liveSpace))
+    .groupBy(contentGrants.teamId);
+  return byKey(ids, rows, (r) => r.teamId!).map((r) => Number(r?.n ?? 0));
+});
+
