@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ValidationError } from '../../domain/errors';
+import { ConflictError, ValidationError } from '../../domain/errors';
 import { collections } from '../collections/table';
 import { spaces } from '../spaces/table';
 
@@ -85,4 +85,23 @@ export async function positionAt(db: Tx, siblings: Sibling[], index: number): Pr
     else await db.update(collections).set({ position: value }).where(eq(collections.id, sibling.id));
   }
   return index + 1;
+}
+
+/**
+ * The position an item takes when moved under `parentId` at `position`, among its siblings there.
+ * Refuses with CONFLICT a move that would leave it exactly where it is.
+ */
+export async function positionForMove(
+  db: Tx,
+  item: { kind: ContentKind; id: string; organizationId: string; parentId: string | null },
+  parentId: string | null,
+  position: PositionInput | undefined,
+): Promise<number> {
+  const all = await siblingsOf(db, item.organizationId, parentId);
+  const isItem = (s: Sibling) => s.kind === item.kind && s.id === item.id;
+  const current = item.parentId === parentId ? all.findIndex(isItem) : -1;
+  const others = all.filter((s) => !isItem(s));
+  const index = indexFor(others, position);
+  if (current === index) throw new ConflictError(`The ${item.kind} is already at this place`);
+  return positionAt(db, others, index);
 }

@@ -10,7 +10,7 @@ import { ancestorIds, collectionById, grantsForUser } from './loaders';
 import type { Tx } from './ordering';
 import { contentGrants } from './table';
 
-export { endPosition, indexFor, positionAt, siblingsOf, type PositionInput, type Sibling, type Tx } from './ordering';
+export { endPosition, indexFor, positionAt, positionForMove, siblingsOf, type PositionInput, type Sibling, type Tx } from './ordering';
 export { visibleCollections, visibleSpaces } from './visibility';
 
 export type Content = { kind: 'space'; row: SpaceRow } | { kind: 'collection'; row: CollectionRow };

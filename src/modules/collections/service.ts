@@ -12,10 +12,9 @@ import {
   endPosition,
   forgetContent,
   grantCreator,
-  indexFor,
   isWithin,
   loadCollectionRow,
-  positionAt,
+  positionForMove,
   primeCollection,
   rehomeGrants,
   siblingsOf,
@@ -191,12 +190,7 @@ export async function moveCollection(ctx: RequestContext, id: string, input: unk
   }
   if (parentId !== row.parentId) await assertCanCreateIn(ctx, org, parentId);
   const moved = await ctx.db.transaction(async (tx) => {
-    const all = await siblingsOf(tx, org.id, parentId);
-    const current = row.parentId === parentId ? all.findIndex((s) => s.kind === 'collection' && s.id === row.id) : -1;
-    const others = all.filter((s) => !(s.kind === 'collection' && s.id === row.id));
-    const index = indexFor(others, body.position);
-    if (current === index) throw new ConflictError('The collection is already at this place');
-    const position = await positionAt(tx, others, index);
+    const position = await positionForMove(tx, { kind: 'collection', ...row }, parentId, body.position);
     const [updated] = await tx.update(collections).set({ parentId, position, updatedAt: ctx.now() }).where(eq(collections.id, row.id)).returning();
     return updated;
   });

@@ -3,12 +3,12 @@ import type { RequestContext } from '../../app/context';
 import type { Db } from '../../db/client';
 import { keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
 import { requireViewer } from '../../domain/authz';
-import { ConflictError, NotFoundError } from '../../domain/errors';
+import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { emptyPage, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { moveSchema } from '../access/input';
-import { copySpaceGrants, endPosition, forgetContent, grantCreator, indexFor, positionAt, rehomeGrants, siblingsOf, visibleSpaces } from '../access/service';
+import { copySpaceGrants, endPosition, forgetContent, grantCreator, positionAt, positionForMove, rehomeGrants, siblingsOf, visibleSpaces } from '../access/service';
 import { assertCanCreateIn, getCollection, loadCollection, transferTarget } from '../collections/service';
 import type { CollectionRow } from '../collections/table';
 import { viewerMembership } from '../members/service';
@@ -239,12 +239,7 @@ export async function moveSpace(ctx: RequestContext, id: string, input: unknown)
   const parentId = body.parent === undefined ? row.parentId : body.parent;
   if (parentId !== row.parentId) await assertCanCreateIn(ctx, org, parentId);
   const moved = await ctx.db.transaction(async (tx) => {
-    const all = await siblingsOf(tx, org.id, parentId);
-    const current = row.parentId === parentId ? all.findIndex((s) => s.kind === 'space' && s.id === row.id) : -1;
-    const others = all.filter((s) => !(s.kind === 'space' && s.id === row.id));
-    const index = indexFor(others, body.position);
-    if (current === index) throw new ConflictError('The space is already at this place');
-    const position = await positionAt(tx, others, index);
+    const position = await positionForMove(tx, { kind: 'space', ...row }, parentId, body.position);
     const visibility = visibilityFor(row.visibility, parentId);
     const [updated] = await tx.update(spaces).set({ parentId, position, visibility, updatedAt: ctx.now() }).where(eq(spaces.id, row.id)).returning();
     return updated;
