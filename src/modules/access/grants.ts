@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../app/context';
-import { keysetPage } from '../../db/keyset';
+import { keysetPage, type KeysetSpec } from '../../db/keyset';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Page, PageArgs } from '../../domain/page';
@@ -103,6 +103,12 @@ export async function removeContentGrant(ctx: RequestContext, content: Content, 
   forgetContent(ctx);
 }
 
+/** Grants in the order they were given; the id breaks ties. */
+const byGrantTime: KeysetSpec<ContentGrantRow>['keys'] = [
+  { column: contentGrants.createdAt, value: (g) => g.createdAt },
+  { column: contentGrants.id, value: (g) => g.id },
+];
+
 /** Grants on the content to users (`kind: 'user'`) or to teams, oldest first. */
 export async function listContentGrants(ctx: RequestContext, content: Content, kind: Grantee['kind'], args: PageArgs, max: number): Promise<Page<ContentGrantRow>> {
   return keysetPage<ContentGrantRow>(
@@ -110,10 +116,7 @@ export async function listContentGrants(ctx: RequestContext, content: Content, k
     {
       table: contentGrants,
       where: and(onContent(content), kind === 'user' ? isNotNull(contentGrants.userId) : isNotNull(contentGrants.teamId)),
-      keys: [
-        { column: contentGrants.createdAt, value: (g) => g.createdAt },
-        { column: contentGrants.id, value: (g) => g.id },
-      ],
+      keys: byGrantTime,
       direction: 'asc',
     },
     args,
@@ -134,10 +137,7 @@ export async function listUserSpaceGrants(ctx: RequestContext, organizationId: s
     {
       table: contentGrants,
       where: and(eq(contentGrants.organizationId, organizationId), eq(contentGrants.userId, userId), isNotNull(contentGrants.spaceId), seen),
-      keys: [
-        { column: contentGrants.createdAt, value: (g) => g.createdAt },
-        { column: contentGrants.id, value: (g) => g.id },
-      ],
+      keys: byGrantTime,
       direction: order,
     },
     args,
