@@ -4,16 +4,18 @@ import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Sql } from 'postgres';
-import * as schema from './schema';
 
 /**
  * Both drivers expose the same query builder; the type names the postgres.js flavour because the
  * result shapes we touch (select/insert/update/delete returning rows) are identical on PGlite.
  */
-export type Db = PostgresJsDatabase<typeof schema>;
+export type Db = PostgresJsDatabase;
+
+/** A database handle or an open transaction: both build queries alike. */
+export type Tx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Raw SQL in the shape pg-boss's `db` option expects (node-postgres' `{ rows }`). */
-export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
 
 export interface Database {
   db: Db;
@@ -58,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
       connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000) },
     } as Parameters<typeof postgres>[1]);
-    const db = drizzlePostgres(client, { schema, casing: 'snake_case', logger });
+    const db = drizzlePostgres(client, { casing: 'snake_case', logger });
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // Several instances may start at once against one database: one migrates, the others wait
@@ -79,7 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = new PGlite(options.dataDir);
   await client.waitReady;
-  const db = drizzlePglite(client, { schema, casing: 'snake_case', logger }) as unknown as Db;
+  const db = drizzlePglite(client, { casing: 'snake_case', logger }) as unknown as Db;
   if (options.migrate) {
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     await migrate(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
@@ -96,7 +98,7 @@ function postgresExecuteSql(client: Sql): ExecuteSql {
     try {
       const result = await reserved.unsafe(text).simple();
       // Several statements answer one result per statement; callers want the last one's rows.
-      return { rows: Array.isArray(result[0]) ? (result.at(-1) as unknown as any[]) : result };
+      return { rows: Array.isArray(result[0]) ? (result.at(-1) as unknown as unknown[]) : result };
     } catch (error) {
       await reserved.unsafe('rollback').catch(() => {});
       throw error;

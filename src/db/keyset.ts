@@ -1,8 +1,8 @@
 import { and, asc, count, desc, getTableColumns, param, sql, type SQL } from 'drizzle-orm';
-import { anyOf } from './any';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { decodeCursor, encodeCursor, resolveWindow, type CursorValue, type Page, type PageArgs } from '../domain/page';
-import { ValidationError } from '../domain/errors';
+import { encodeCursor, type CursorValue } from '../lib/cursor';
+import { badCursor, decodePageCursor, resolveWindow, type Page, type PageArgs } from '../domain/page';
+import { anyOf } from './any';
 import type { Db } from './client';
 
 /**
@@ -12,9 +12,22 @@ import type { Db } from './client';
  */
 export interface KeysetSpec<TRow> {
   table: PgTable;
-  keys: { column: PgColumn; value: (row: TRow) => CursorValue }[];
+  keys: KeysetKey<TRow>[];
   direction: 'asc' | 'desc';
   where?: SQL;
+}
+
+export interface KeysetKey<TRow> {
+  column: PgColumn;
+  value: (row: TRow) => CursorValue;
+}
+
+/** The order most lists use: by a timestamp column, the id breaking ties. */
+export function byTimeThenId<TRow extends { id: string }>(time: PgColumn, timeOf: (row: TRow) => Date, id: PgColumn): KeysetKey<TRow>[] {
+  return [
+    { column: time, value: timeOf },
+    { column: id, value: (row) => row.id },
+  ];
 }
 
 /**
@@ -44,9 +57,7 @@ function checkCursorTypes(spec: KeysetSpec<unknown>, values: CursorValue[]): Cur
   const fits = (column: PgColumn, v: CursorValue) =>
     v === null ||
     (column.dataType === 'date' ? v instanceof Date : column.dataType === 'string' ? typeof v === 'string' : column.dataType === 'number' ? typeof v === 'number' : true);
-  if (!spec.keys.every((k, i) => fits(k.column, values[i]))) {
-    throw new ValidationError('Invalid page cursor: pass a value taken from a previous response', ['page']);
-  }
+  if (!spec.keys.every((k, i) => fits(k.column, values[i]))) throw badCursor();
   return values;
 }
 
@@ -54,7 +65,7 @@ function plan(spec: KeysetSpec<unknown>, args: PageArgs, max: number): Plan {
   const { size, cursor, backward } = resolveWindow(args, max);
   // Walking backward reads the list in reverse order, then flips the page.
   const descending = (spec.direction === 'desc') !== backward;
-  const cursorWhere = cursor ? beyond(spec, checkCursorTypes(spec, decodeCursor(cursor, spec.keys.length)), descending) : undefined;
+  const cursorWhere = cursor ? beyond(spec, checkCursorTypes(spec, decodePageCursor(cursor, spec.keys.length)), descending) : undefined;
   return { size, backward, descending, cursorWhere, hasCursor: cursor != null };
 }
 
@@ -64,7 +75,7 @@ function toPage<TRow>(spec: KeysetSpec<TRow>, p: Plan, rows: TRow[], total: () =
   if (p.backward) items.reverse();
   return {
     items,
-    cursors: items.map((row) => encodeCursor(spec.keys.map((k) => k.value(row)))),
+    cursor: (index) => encodeCursor(spec.keys.map((k) => k.value(items[index]))),
     hasNextPage: p.backward ? p.hasCursor : more,
     hasPreviousPage: p.backward ? more : p.hasCursor,
     count: total,
@@ -118,8 +129,7 @@ export async function keysetPages<TRow>(
       sql`, `,
     );
     const order = sql.join(orderFor(spec as KeysetSpec<unknown>, p.descending), sql`, `);
-    const parentList = sql.join(ids.map((id) => sql`${id}`), sql`, `);
-    const query = sql`select page.* from unnest(array[${parentList}]::text[]) as parent(id)
+    const query = sql`select page.* from unnest(${param(ids)}::text[]) as parent(id)
       cross join lateral (
         select ${selection}, row_number() over (order by ${order}) as keyset_rank
         from ${spec.table}
@@ -142,7 +152,5 @@ export async function keysetPages<TRow>(
       .groupBy(spec.partition);
     return new Map(rows.map((r) => [r.parent as string, Number(r.n)]));
   });
-  return new Map(
-    ids.map((id) => [id, toPage(spec, p, byParent.get(id)!, async () => (await totals()).get(id) ?? 0)]),
-  );
+  return new Map(ids.map((id) => [id, toPage(spec, p, byParent.get(id)!, async () => (await totals()).get(id) ?? 0)]));
 }

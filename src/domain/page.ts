@@ -1,3 +1,4 @@
+import { decodeCursor, type CursorValue } from '../lib/cursor';
 import { ValidationError } from './errors';
 
 /**
@@ -6,8 +7,8 @@ import { ValidationError } from './errors';
  */
 export interface Page<T> {
   items: T[];
-  /** Cursor of each item, in order. */
-  cursors: string[];
+  /** Cursor of the item at an index; encoded only when asked for. */
+  cursor(index: number): string;
   hasNextPage: boolean;
   hasPreviousPage: boolean;
   /** Total rows matching the filters, across all pages; computed only when asked. */
@@ -26,29 +27,16 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_REST_PAGE_SIZE = 1000;
 export const MAX_GRAPHQL_PAGE_SIZE = 100;
 
-export type CursorValue = string | number | Date | null;
+const BAD_CURSOR = 'Invalid page cursor: pass a value taken from a previous response';
 
-export function encodeCursor(values: CursorValue[]): string {
-  const plain = values.map((v) => (v instanceof Date ? { d: v.toISOString() } : v));
-  return Buffer.from(JSON.stringify(plain), 'utf8').toString('base64url');
+export function decodePageCursor(cursor: string, arity: number): CursorValue[] {
+  const values = decodeCursor(cursor, arity);
+  if (!values) throw new ValidationError(BAD_CURSOR, ['page']);
+  return values;
 }
 
-export function decodeCursor(cursor: string, arity: number): CursorValue[] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!Array.isArray(parsed) || parsed.length !== arity) throw new Error('arity');
-    return parsed.map((v) => {
-      if (v && typeof v === 'object' && typeof (v as { d?: unknown }).d === 'string') {
-        const date = new Date((v as { d: string }).d);
-        if (Number.isNaN(date.getTime())) throw new Error('date');
-        return date;
-      }
-      if (v === null || typeof v === 'string' || typeof v === 'number') return v;
-      throw new Error('value');
-    });
-  } catch {
-    throw new ValidationError('Invalid page cursor: pass a value taken from a previous response', ['page']);
-  }
+export function badCursor(): ValidationError {
+  return new ValidationError(BAD_CURSOR, ['page']);
 }
 
 /** Checks a window and settles its direction and size. */
@@ -79,5 +67,10 @@ export function restPageArgs(query: URLSearchParams): PageArgs {
 }
 
 export function emptyPage<T>(): Page<T> {
-  return { items: [], cursors: [], hasNextPage: false, hasPreviousPage: false, count: async () => 0 };
+  return { items: [], cursor: () => '', hasNextPage: false, hasPreviousPage: false, count: async () => 0 };
+}
+
+/** The same page with each item replaced; cursors and counts stay those of the original rows. */
+export function mapPage<T, U>(page: Page<T>, fn: (item: T, index: number) => U): Page<U> {
+  return { ...page, items: page.items.map(fn) };
 }

@@ -1,4 +1,5 @@
-import { strongestRole, weakestRole, type Role } from './roles';
+import { z } from 'zod';
+import { ROLES, strongestRole, weakestRole, type Role } from './roles';
 
 /**
  * How content access is resolved, for spaces and collections alike.
@@ -19,6 +20,11 @@ import { strongestRole, weakestRole, type Role } from './roles';
  * - The result is the strongest of these; null means no access.
  */
 export type DefaultLevel = Role | null | 'inherit';
+
+/** A role, null for "no access by default", or 'inherit' to follow the parent collection. */
+export const defaultLevelSchema = z.union([z.enum([...ROLES, 'inherit']), z.null()], {
+  error: `defaultLevel must be one of ${ROLES.join(', ')}, inherit or null`,
+});
 
 export interface ContentLink {
   defaultLevel: DefaultLevel;

@@ -4,8 +4,23 @@ import { z } from 'zod';
 export const ROLES = ['read', 'comment', 'edit', 'review', 'create', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** What each role adds, for the API docs. */
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  admin: 'Administer content: create and delete spaces, manage members.',
+  create: 'Create content.',
+  review: 'Review content.',
+  edit: 'Edit live content or change requests.',
+  comment: 'Read content and take part in discussions.',
+  read: 'Read content, without changing it in any way.',
+};
+
 export const TEAM_ROLES = ['owner', 'member'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
+
+export const TEAM_ROLE_DESCRIPTIONS: Record<TeamRole, string> = {
+  owner: 'Manages the members of the team.',
+  member: 'Belongs to the team.',
+};
 
 export const roleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` });
 /** A role, or null for a guest. */

@@ -1,0 +1,44 @@
+import { and } from 'drizzle-orm';
+import { anyOf } from '../db/any';
+import { defineLoader } from '../db/loader';
+import { byKey } from '../lib/loaders';
+import type { RequestContext } from '../context/request-context';
+import { organizationMembers, type MemberRow } from '../modules/members/table';
+
+export interface MemberKey {
+  organizationId: string;
+  userId: string;
+}
+const memberKey = (k: MemberKey) => `${k.organizationId}:${k.userId}`;
+
+/** Memberships by (organization, user), disabled ones included. */
+export const memberByKey = defineLoader<MemberKey, MemberRow, string>(
+  'memberByKey',
+  async (db, keys) => {
+    const rows = await db
+      .select()
+      .from(organizationMembers)
+      .where(
+        and(
+          anyOf(organizationMembers.organizationId, [...new Set(keys.map((k) => k.organizationId))]),
+          anyOf(organizationMembers.userId, [...new Set(keys.map((k) => k.userId))]),
+        ),
+      );
+    return byKey(keys.map(memberKey), rows, memberKey);
+  },
+  { cacheKeyFn: memberKey },
+);
+
+/** The viewer's own membership of an organization; undefined for outsiders and disabled members. */
+export async function viewerMembership(ctx: RequestContext, organizationId: string): Promise<MemberRow | undefined> {
+  if (!ctx.viewer) return undefined;
+  const row = await memberByKey(ctx).load({ organizationId, userId: ctx.viewer.user.id });
+  return row && !row.disabled ? row : undefined;
+}
+
+/** After a write to a membership: later reads in this request see the new row (or its absence). */
+export function rememberMember(ctx: RequestContext, key: MemberKey, row: MemberRow | null): void {
+  const loader = memberByKey(ctx).clear(key);
+  if (row) loader.prime(key, row);
+  ctx.authz.forget();
+}

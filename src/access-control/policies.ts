@@ -1,0 +1,63 @@
+import type { Action, ActionResources, MemberResource } from '../context/actions';
+import type { RequestContext } from '../context/request-context';
+import { roleAtLeast, type Role } from '../domain/roles';
+import type { CollectionRow } from '../modules/collections/table';
+import type { SpaceRow } from '../modules/spaces/table';
+import { contentRole } from './content';
+import { viewerMembership } from './membership';
+import { ownedTeamCount, viewerTeamRole } from './team-roles';
+
+/**
+ * Every policy, one per action. A policy takes the loaded row and answers from the request's
+ * loaders (membership, team role, content chain, grants); it never goes through a service. The
+ * `Authz` of src/auth/authz.ts is the only caller, and asks only for a signed-in viewer.
+ */
+export type Policy<A extends Action> = (ctx: RequestContext, resource: ActionResources[A]) => boolean | Promise<boolean>;
+
+const orgRole = async (ctx: RequestContext, organizationId: string) => {
+  const membership = await viewerMembership(ctx, organizationId);
+  return { member: membership !== undefined, role: membership?.role ?? null };
+};
+
+const isSelf = (ctx: RequestContext, r: MemberResource) => ctx.viewer?.user.id === r.member.userId;
+
+const spaceAtLeast = (needed: Role, unlocked = false) => async (ctx: RequestContext, row: SpaceRow) =>
+  (!unlocked || row.editMode !== 'locked') && roleAtLeast(await contentRole(ctx, { kind: 'space', row }), needed);
+
+const collectionAtLeast = (needed: Role) => async (ctx: RequestContext, row: CollectionRow) =>
+  roleAtLeast(await contentRole(ctx, { kind: 'collection', row }), needed);
+
+export const policies: { [A in Action]: Policy<A> } = {
+  'organization:view': async (ctx, org) => (await orgRole(ctx, org.id)).member,
+  'organization:admin': async (ctx, org) => (await orgRole(ctx, org.id)).role === 'admin',
+  'organization:listMembers': async (ctx, org) => (await orgRole(ctx, org.id)).role !== null,
+  'organization:createContent': async (ctx, org) => roleAtLeast((await orgRole(ctx, org.id)).role, 'create'),
+  'organization:ownTeam': async (ctx, org) => {
+    const { member, role } = await orgRole(ctx, org.id);
+    if (!member) return false;
+    return role === 'admin' || ((await ownedTeamCount(ctx).load(`${org.id}:${ctx.viewer!.user.id}`)) ?? 0) > 0;
+  },
+
+  'member:view': async (ctx, r) => (await ctx.authz.can('organization:view', r.organization)) && (isSelf(ctx, r) || ctx.authz.can('organization:listMembers', r.organization)),
+  'member:remove': async (ctx, r) => (await ctx.authz.can('organization:view', r.organization)) && (isSelf(ctx, r) || ctx.authz.can('organization:admin', r.organization)),
+
+  'team:view': async (ctx, team) => {
+    const { member, role } = await orgRole(ctx, team.organizationId);
+    return member && (role !== null || (await viewerTeamRole(ctx, team)) !== undefined);
+  },
+  'team:admin': async (ctx, team) => {
+    const { member, role } = await orgRole(ctx, team.organizationId);
+    return member && (role === 'admin' || (await viewerTeamRole(ctx, team)) === 'owner');
+  },
+
+  'collection:view': collectionAtLeast('read'),
+  'collection:create': collectionAtLeast('create'),
+  'collection:admin': collectionAtLeast('admin'),
+
+  'space:view': spaceAtLeast('read'),
+  'space:comment': spaceAtLeast('comment'),
+  'space:edit': spaceAtLeast('edit', true),
+  'space:review': spaceAtLeast('review'),
+  'space:merge': spaceAtLeast('edit', true),
+  'space:admin': spaceAtLeast('admin'),
+};

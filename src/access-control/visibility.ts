@@ -1,0 +1,67 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { ListedKind } from '../context/actions';
+import { requireViewer, type RequestContext } from '../context/request-context';
+import { collections } from '../modules/collections/table';
+import { spaces } from '../modules/spaces/table';
+import { viewerMembership } from './membership';
+
+/**
+ * The SQL twin of `resolveContentRole`, for lists: which rows may the user see at all (any role)?
+ * Computing it in the query keeps keyset pages full and their counts right whatever the user may
+ * see. Admins see everything; other members see content whose nearest non-inherited default level
+ * is set (the organization role when none is), guests only what is granted; a grant on a
+ * collection reaches all it contains. `test/access-control/visibility.test.ts` checks that both agree.
+ *
+ * The collection tree of the user's organizations is walked once per statement, into sets the
+ * per-row checks look into: collections whose default reaches members, and collections granted to
+ * the user on themselves or an ancestor.
+ */
+function tree(userId: string, pick: SQL): SQL {
+  const granted = (column: SQL) =>
+    sql`exists (select 1 from content_grants g where g.collection_id = ${column} and (g.user_id = ${userId} or g.team_id in (select team_id from team_members where user_id = ${userId})))`;
+  return sql`(with recursive tree(id, eff, granted, member, admin) as (
+      select c.id, case when c.default_level = 'inherit' then m.role else c.default_level end, ${granted(sql`c.id`)},
+        m.role is not null, m.role = 'admin'
+      from collections c join organization_members m on m.organization_id = c.organization_id and m.user_id = ${userId} and not m.disabled
+      where c.parent_id is null
+      union all
+      select c.id, case when c.default_level = 'inherit' then t.eff else c.default_level end, t.granted or ${granted(sql`c.id`)},
+        t.member, t.admin
+      from collections c join tree t on c.parent_id = t.id
+    ) select id from tree where ${pick})`;
+}
+
+export function visibleCollections(userId: string): SQL {
+  return sql`${collections.id} in ${tree(userId, sql`admin or granted or (member and eff is not null)`)}`;
+}
+
+/** Organizations where the user is an enabled member matching `pick`. */
+function organizationsWhere(userId: string, pick: SQL): SQL {
+  return sql`(select organization_id from organization_members where user_id = ${userId} and not disabled and ${pick})`;
+}
+
+export function visibleSpaces(userId: string): SQL {
+  const openByDefault = tree(userId, sql`member and eff is not null`);
+  const grantedAbove = tree(userId, sql`granted`);
+  // Grants count only in organizations the user is still an enabled member of.
+  const grantedSpaces = sql`(select g.space_id from content_grants g
+    join organization_members m on m.organization_id = g.organization_id and m.user_id = ${userId} and not m.disabled
+    where g.space_id is not null and (g.user_id = ${userId} or g.team_id in (select team_id from team_members where user_id = ${userId})))`;
+  // Uncorrelated IN subqueries: PostgreSQL runs each once per statement into a hash table, and
+  // each row then costs a few hash probes.
+  return sql`(${spaces.organizationId} in ${organizationsWhere(userId, sql`role = 'admin'`)}
+    or (${spaces.organizationId} in ${organizationsWhere(userId, sql`role is not null`)} and ${spaces.defaultLevel} is not null and (
+      ${spaces.defaultLevel} <> 'inherit' or ${spaces.parentId} is null or ${spaces.parentId} in ${openByDefault}))
+    or ${spaces.parentId} in ${grantedAbove}
+    or ${spaces.id} in ${grantedSpaces})`;
+}
+
+/**
+ * The filter for a list of spaces or collections: none for an admin of the organization listed
+ * (they see everything in it), the visibility rules above for anyone else.
+ */
+export async function listFilter(ctx: RequestContext, kind: ListedKind, organizationId: string | null): Promise<SQL | undefined> {
+  const viewer = requireViewer(ctx);
+  if (organizationId && (await viewerMembership(ctx, organizationId))?.role === 'admin') return undefined;
+  return kind === 'space' ? visibleSpaces(viewer.user.id) : visibleCollections(viewer.user.id);
+}

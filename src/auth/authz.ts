@@ -1,0 +1,52 @@
+import type { SQL } from 'drizzle-orm';
+import type { Action, ActionResources, Authorizer, ListedKind } from '../context/actions';
+import type { RequestContext } from '../context/request-context';
+import { ForbiddenError, NotFoundError } from '../domain/errors';
+import { policies, type Policy } from '../access-control/policies';
+import { listFilter } from '../access-control/visibility';
+
+/**
+ * Per-request authorization: one answer per (action, resource), computed once. Every service asks
+ * here, for single objects (`can`, `assert`, `assertVisible`) and for lists (`listFilter`), so the
+ * same rules answer REST and GraphQL alike.
+ */
+export class Authz implements Authorizer {
+  private memo = new Map<Action, WeakMap<object, Promise<boolean>>>();
+
+  constructor(private readonly ctx: RequestContext) {}
+
+  can<A extends Action>(action: A, resource: ActionResources[A]): Promise<boolean> {
+    if (!this.ctx.viewer) return Promise.resolve(false);
+    let byResource = this.memo.get(action);
+    if (!byResource) this.memo.set(action, (byResource = new WeakMap()));
+    const key = resource as object;
+    let answer = byResource.get(key);
+    if (!answer) {
+      const policy = policies[action] as Policy<A>;
+      answer = Promise.resolve(policy(this.ctx, resource));
+      byResource.set(key, answer);
+    }
+    return answer;
+  }
+
+  async allowed<A extends Action>(action: A, resources: readonly ActionResources[A][]): Promise<ActionResources[A][]> {
+    const answers = await Promise.all(resources.map((r) => this.can(action, r)));
+    return resources.filter((_, i) => answers[i]);
+  }
+
+  async assert<A extends Action>(action: A, resource: ActionResources[A], message?: string): Promise<void> {
+    if (!(await this.can(action, resource))) throw new ForbiddenError(message);
+  }
+
+  async assertVisible<A extends Action>(action: A, resource: ActionResources[A], what: string): Promise<void> {
+    if (!(await this.can(action, resource))) throw new NotFoundError(what);
+  }
+
+  listFilter(kind: ListedKind, organizationId: string | null): Promise<SQL | undefined> {
+    return listFilter(this.ctx, kind, organizationId);
+  }
+
+  forget(): void {
+    this.memo.clear();
+  }
+}

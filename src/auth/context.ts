@@ -1,0 +1,30 @@
+import type { Config } from '../config/config';
+import type { Db } from '../db/client';
+import { createLoaders } from '../db/loader';
+import type { RequestContext, Viewer } from '../context/request-context';
+import { authenticate } from './authenticate';
+import { Authz } from './authz';
+
+/** What the app is built from: the database, the settings and the clock. */
+export interface AppServices {
+  db: Db;
+  config: Config;
+  now?: () => Date;
+}
+
+export function createContext(services: AppServices, viewer: Viewer | null): RequestContext {
+  const ctx = {
+    db: services.db,
+    config: services.config,
+    viewer,
+    loaders: createLoaders(services.db),
+    now: services.now ?? (() => new Date()),
+  } as RequestContext;
+  ctx.authz = new Authz(ctx);
+  return ctx;
+}
+
+/** Authenticates the request's bearer token; throws UNAUTHENTICATED for a bad one. */
+export async function createRequestContext(services: AppServices, request: Request): Promise<RequestContext> {
+  return createContext(services, await authenticate(services.db, request.headers.get('authorization')));
+}

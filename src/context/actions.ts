@@ -1,0 +1,79 @@
+import type { SQL } from 'drizzle-orm';
+import type { CollectionRow } from '../modules/collections/table';
+import type { MemberRow } from '../modules/members/table';
+import type { OrganizationRow } from '../modules/organizations/table';
+import type { SpaceRow } from '../modules/spaces/table';
+import type { TeamRow } from '../modules/teams/table';
+
+export interface MemberResource {
+  organization: OrganizationRow;
+  member: MemberRow;
+}
+
+/**
+ * Every action a caller can attempt, with the loaded row it applies to. Each has exactly one
+ * policy in src/access-control/policies.ts, and the compiler checks that none is missing.
+ */
+export interface ActionResources {
+  /** See the organization at all: any enabled member, guests included. */
+  'organization:view': OrganizationRow;
+  /** Change settings, members, invites and teams. */
+  'organization:admin': OrganizationRow;
+  /** List members and teams: every member but guests. */
+  'organization:listMembers': OrganizationRow;
+  /** Create spaces and collections at the top level. */
+  'organization:createContent': OrganizationRow;
+  /** Manage at least one team: admins, and owners of a team. */
+  'organization:ownTeam': OrganizationRow;
+  /** See one member's record: anyone who may list members, and every member their own. */
+  'member:view': MemberResource;
+  /** Leave the organization yourself, or remove someone as an admin. */
+  'member:remove': MemberResource;
+  /** See a team and its members: members who may list teams, and the team's own members. */
+  'team:view': TeamRow;
+  /** Rename, delete and manage members: organization admins and the team's owners. */
+  'team:admin': TeamRow;
+  /** See the collection: any role on it. */
+  'collection:view': CollectionRow;
+  /** Create spaces and collections inside it: `create` or more on it. */
+  'collection:create': CollectionRow;
+  /** Rename, move, transfer, delete and set its default level: `admin` on it. */
+  'collection:admin': CollectionRow;
+  /** Read the space and its content: any role on it. */
+  'space:view': SpaceRow;
+  /** Take part in discussions: `comment` or more. */
+  'space:comment': SpaceRow;
+  /** Change the content through change requests: `edit` or more, while the space is not locked. */
+  'space:edit': SpaceRow;
+  /** Review change requests: `review` or more. */
+  'space:review': SpaceRow;
+  /** Merge change requests: `edit` or more, while the space is not locked. */
+  'space:merge': SpaceRow;
+  /** Rename, move, transfer, delete and restore, and manage who has access: `admin`. */
+  'space:admin': SpaceRow;
+}
+
+export type Action = keyof ActionResources;
+
+/** Kinds of rows whose lists are filtered in SQL by what the viewer may see. */
+export type ListedKind = 'space' | 'collection';
+
+/**
+ * The one way services ask whether the caller may do something. Answers are remembered for the
+ * request; `forget` drops them after a write that changes who may do what.
+ */
+export interface Authorizer {
+  can<A extends Action>(action: A, resource: ActionResources[A]): Promise<boolean>;
+  /** Throws FORBIDDEN when refused: the caller sees the object but may not do this. */
+  assert<A extends Action>(action: A, resource: ActionResources[A], message?: string): Promise<void>;
+  /** Throws NOT_FOUND when refused: for reads, where refusing must not reveal that the object exists. */
+  assertVisible<A extends Action>(action: A, resource: ActionResources[A], what: string): Promise<void>;
+  /** The resources, among these, on which the action is allowed; in their order. */
+  allowed<A extends Action>(action: A, resources: readonly ActionResources[A][]): Promise<ActionResources[A][]>;
+  /**
+   * The SQL condition that keeps, in a list of spaces or collections, the rows the caller may see;
+   * undefined when they may see every row of the organization. `organizationId` null: any organization.
+   */
+  listFilter(kind: ListedKind, organizationId: string | null): Promise<SQL | undefined>;
+  forget(): void;
+}

@@ -1,0 +1,29 @@
+import type { Config } from '../config/config';
+import type { Db } from '../db/client';
+import type { Loaders } from '../db/loader';
+import { UnauthenticatedError } from '../domain/errors';
+import type { UserRow } from '../modules/users/table';
+import type { Authorizer } from './actions';
+
+export interface Viewer {
+  user: UserRow;
+}
+
+/**
+ * Everything a service needs for one request, the same for GraphQL and REST. Services never see
+ * the HTTP request itself. It is built by src/auth/context.ts.
+ */
+export interface RequestContext {
+  db: Db;
+  config: Config;
+  viewer: Viewer | null;
+  loaders: Loaders;
+  authz: Authorizer;
+  /** The clock; tests move it to cross time windows. */
+  now(): Date;
+}
+
+export function requireViewer(ctx: Pick<RequestContext, 'viewer'>): Viewer {
+  if (!ctx.viewer) throw new UnauthenticatedError();
+  return ctx.viewer;
+}
