@@ -1,5 +1,5 @@
 import { createApp } from './app/app';
-import { loadConfig } from './app/config';
+import { loadConfig } from './config/config';
 import { seedDemoIfEmpty } from './app/seed';
 import { listen } from './app/server';
 import { openDatabase } from './db/client';

@@ -8,7 +8,8 @@ import { queryLimitsRule } from '../graphql/limits';
 import { schema } from '../graphql/schema';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
-import { createRequestContext, type AppServices, type RequestContext } from './context';
+import { createRequestContext, type AppServices } from '../auth/context';
+import type { RequestContext } from '../context/request-context';
 
 const queryLimitsPlugin: Plugin = { onValidate: ({ addValidationRule }) => addValidationRule(queryLimitsRule) };
 

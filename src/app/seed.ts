@@ -1,13 +1,13 @@
+import { createContext } from '../auth/context';
+import { loadConfig } from '../config/config';
+import type { RequestContext } from '../context/request-context';
 import type { Db } from '../db/client';
-import { inviteToContent } from '../modules/access/service';
 import { createCollection } from '../modules/collections/service';
+import { bootstrapOrganization, upsertMember } from '../modules/members/service';
+import { inviteToContent } from '../modules/permissions/service';
 import { createSpace, updateSpace } from '../modules/spaces/service';
-import { loadConfig } from './config';
-import { createContext, type RequestContext } from './context';
-import { upsertMember } from '../modules/members/service';
-import { countUsers, createOrganizationWithAdmin } from '../modules/organizations/service';
-import { createApiToken, ensureUser } from '../modules/users/service';
 import { bootstrapTeam } from '../modules/teams/service';
+import { countUsers, createApiToken, ensureUser } from '../modules/users/service';
 
 export interface DemoData {
   organizationId: string;
@@ -33,7 +33,7 @@ async function seedContent(ctx: RequestContext, organizationId: string, teamId: 
 export async function seedDemoIfEmpty(db: Db): Promise<DemoData | null> {
   if ((await countUsers(db)) > 0) return null;
   const { user: admin } = await ensureUser(db, { email: 'admin@demo.quire.test', name: 'Ada Admin' });
-  const org = await createOrganizationWithAdmin(db, { title: 'Demo Organization', adminUserId: admin.id });
+  const org = await bootstrapOrganization(db, { title: 'Demo Organization', adminUserId: admin.id });
   const people = [
     { email: 'erin@demo.quire.test', name: 'Erin Editor', role: 'edit' as const },
     { email: 'rex@demo.quire.test', name: 'Rex Reader', role: 'read' as const },

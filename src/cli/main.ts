@@ -1,10 +1,9 @@
-import { loadConfig } from '../app/config';
+import { loadConfig } from '../config/config';
 import { openDatabase, type Db } from '../db/client';
 import { DomainError } from '../domain/errors';
 import { roleOrGuestSchema } from '../domain/roles';
 import { parseInput } from '../domain/validate';
-import { upsertMember } from '../modules/members/service';
-import { createOrganizationWithAdmin } from '../modules/organizations/service';
+import { bootstrapOrganization, upsertMember } from '../modules/members/service';
 import { createApiToken, ensureUser } from '../modules/users/service';
 
 /**
@@ -40,7 +39,7 @@ async function run(db: Db, argv: string[]): Promise<unknown> {
   if (command === 'bootstrap') {
     const f = flags([sub, ...rest].filter((x) => x !== undefined));
     const { user } = await ensureUser(db, { email: need(f, 'email'), name: f.name });
-    const org = await createOrganizationWithAdmin(db, { title: need(f, 'org'), adminUserId: user.id });
+    const org = await bootstrapOrganization(db, { title: need(f, 'org'), adminUserId: user.id });
     return { organization: org.id, user: user.id, token: await createApiToken(db, user.id, 'bootstrap') };
   }
   if (command === 'member' && sub === 'add') {

@@ -1,6 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
-import type { RequestContext } from '../app/context';
+import type { RequestContext } from '../context/request-context';
 
 export const builder = new SchemaBuilder<{
   Context: RequestContext;
@@ -56,3 +56,6 @@ builder.scalarType('DateTime', {
 
 builder.queryType({ description: 'Entry points for reading.' });
 builder.mutationType({ description: 'Entry points for writing: one mutation per business action.' });
+
+/** The builder's type parameters, for helpers that take Pothos field builders. */
+export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

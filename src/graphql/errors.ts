@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { DomainError, isUserError, NotFoundError } from '../domain/errors';
-import { builder } from './builder';
+import { DomainError, isUserError } from '../domain/errors';
+import { builder, type BuilderTypes } from './builder';
 
 export const UserErrorCode = builder.enumType('UserErrorCode', {
   description: 'Why a mutation refused its input.',
@@ -27,18 +27,34 @@ export const UserError = builder.objectRef<UserErrorShape>('UserError').implemen
 });
 
 /**
- * Runs a mutation's service call. Input problems become `userErrors` in the payload; authorization
- * and missing objects stay top-level errors with a code, per the style guide.
+ * Where a service's input fields sit in a mutation's input, when the names differ: service path
+ * (dot-joined, a prefix is enough) to GraphQL input path. `{ parent: 'parentId' }` turns
+ * `['parent']` into `['parentId']`, `{ emails: 'invitees' }` turns `['emails', '1', 'email']` into
+ * `['invitees', '1', 'email']`.
  */
-export async function runMutation<T extends object>(fn: () => Promise<T>): Promise<Partial<T> & { userErrors: UserErrorShape[] }> {
+export type FieldMap = Readonly<Record<string, string>>;
+
+export function mapField(field: readonly string[] | undefined, map: FieldMap | undefined): string[] | null {
+  if (!field) return null;
+  for (let n = field.length; map && n > 0; n--) {
+    const target = map[field.slice(0, n).join('.')];
+    if (target) return [...target.split('.'), ...field.slice(n)];
+  }
+  return [...field];
+}
+
+/**
+ * Runs a mutation's service call. Input problems become `userErrors` in the payload, their field
+ * paths named as this mutation's input names them; authorization and missing objects stay
+ * top-level errors with a code, per the style guide.
+ */
+export async function runMutation<T extends object>(fn: () => Promise<T>, fields?: FieldMap): Promise<Partial<T> & { userErrors: UserErrorShape[] }> {
   try {
     return { ...(await fn()), userErrors: [] };
   } catch (error) {
-    if (isUserError(error)) {
-      const userErrors = [{ message: error.message, code: error.code as UserErrorShape['code'], field: error.field ?? null }];
-      return { userErrors } as Partial<T> & { userErrors: UserErrorShape[] };
-    }
-    throw error;
+    if (!isUserError(error)) throw error;
+    const userError: UserErrorShape = { message: error.message, code: error.code as UserErrorShape['code'], field: mapField(error.field, fields) };
+    return { userErrors: [userError] } as Partial<T> & { userErrors: UserErrorShape[] };
   }
 }
 
@@ -47,7 +63,7 @@ export async function orNull<T>(promise: Promise<T>): Promise<T | null> {
   try {
     return await promise;
   } catch (error) {
-    if (error instanceof NotFoundError || (error instanceof DomainError && error.code === 'NOT_FOUND')) return null;
+    if (error instanceof DomainError && error.code === 'NOT_FOUND') return null;
     throw error;
   }
 }
@@ -60,9 +76,7 @@ export function toGraphQLError(error: unknown): GraphQLError | null {
   return error instanceof DomainError ? new GraphQLError(error.message, { extensions: error.extensions }) : null;
 }
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-
 /** The `userErrors` field every mutation payload carries. */
-export function userErrorsField<P extends { userErrors: UserErrorShape[] }>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, P>) {
+export function userErrorsField<P extends { userErrors: UserErrorShape[] }>(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, P>) {
   return t.field({ type: [UserError], description: 'Problems with the input; empty on success.', resolve: (p) => p.userErrors });
 }

@@ -1,4 +1,6 @@
-import { decodeGlobalID } from '@pothos/plugin-relay';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { DataLoader } from '../lib/loaders';
+import type { RequestContext } from '../context/request-context';
 import { MAX_GRAPHQL_PAGE_SIZE, type Page, type PageArgs } from '../domain/page';
 
 export const GRAPHQL_MAX = MAX_GRAPHQL_PAGE_SIZE;
@@ -9,30 +11,43 @@ export interface ConnectionWithCount<T> {
   totalCount: () => Promise<number>;
 }
 
+/** A page as a Relay connection. Cursors are encoded only for the edges a query reads them from. */
 export function pageToConnection<T>(page: Page<T>): ConnectionWithCount<T> {
+  const last = page.items.length - 1;
   return {
-    edges: page.items.map((node, i) => ({ cursor: page.cursors[i], node })),
+    edges: page.items.map((node, i) => ({
+      node,
+      get cursor() {
+        return page.cursor(i);
+      },
+    })),
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,
-      startCursor: page.cursors[0] ?? null,
-      endCursor: page.cursors[page.cursors.length - 1] ?? null,
+      get startCursor() {
+        return last >= 0 ? page.cursor(0) : null;
+      },
+      get endCursor() {
+        return last >= 0 ? page.cursor(last) : null;
+      },
     },
     totalCount: page.count,
   };
 }
 
-export function connectionArgs(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }): PageArgs {
+export function connectionArgs(args: PageArgs): PageArgs {
   return { first: args.first, after: args.after, last: args.last, before: args.before };
 }
 
-/** Accepts either a REST id or a global ID of the given type, and returns the REST id. */
+/**
+ * A REST id from either a REST id or a global ID of the given type. Global IDs are base64 of
+ * `Type:id`; anything that does not decode to exactly that is taken as a REST id.
+ */
 export function restIdFrom(id: string, typename: string): string {
-  try {
-    const decoded = decodeGlobalID(id);
-    if (decoded.typename === typename && decoded.id) return decoded.id;
-  } catch {
-    // not a global ID: take it as a REST id
+  const decoded = Buffer.from(id, 'base64').toString('utf8');
+  const prefix = `${typename}:`;
+  if (decoded.length > prefix.length && decoded.startsWith(prefix) && encodeGlobalID(typename, decoded.slice(prefix.length)) === id) {
+    return decoded.slice(prefix.length);
   }
   return id;
 }
@@ -45,5 +60,33 @@ export function totalCountField(t: any) {
       description: 'How many items the whole list holds, across all pages.',
       resolve: (conn: { totalCount: () => Promise<number> }) => conn.totalCount(),
     }),
+  };
+}
+
+/**
+ * Loads the pages of one list for many parents at once: `load` answers, for the parents asked in
+ * the same tick with the same arguments, one page (or a refusal) per parent id, in one statement.
+ */
+export type BatchLoad<P, T, A extends PageArgs> = (ctx: RequestContext, parents: readonly P[], args: A) => Promise<Map<string, Page<T> | Error>>;
+
+/**
+ * The resolver of a nested connection field: every parent in the request asking for the same
+ * window joins one batch, so the field costs one statement however many parents there are.
+ */
+export function batchedConnection<P extends { id: string }, T, A extends PageArgs>(name: string, load: BatchLoad<P, T, A>) {
+  return async (parent: P, args: A, ctx: RequestContext): Promise<ConnectionWithCount<T>> => {
+    const key = `${name}:${JSON.stringify(args)}`;
+    const loader = ctx.loaders.get(
+      key,
+      () =>
+        new DataLoader<P, Page<T>, string>(
+          async (parents) => {
+            const pages = await load(ctx, parents, args);
+            return parents.map((p) => pages.get(p.id) ?? new Error(`No page of ${name} for ${p.id}`));
+          },
+          { cacheKeyFn: (p) => p.id },
+        ),
+    );
+    return pageToConnection(await loader.load(parent));
   };
 }

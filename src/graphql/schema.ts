@@ -1,13 +1,12 @@
 import { builder } from './builder';
 import './errors';
-import './refs';
 import '../modules/users/graphql';
 import '../modules/organizations/graphql';
 import '../modules/members/graphql';
 import '../modules/teams/graphql';
 import '../modules/invites/graphql';
+import '../modules/permissions/graphql';
 import '../modules/collections/graphql';
 import '../modules/spaces/graphql';
-import '../modules/access/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../app/context';
+import type { RequestContext } from '../context/request-context';
 import { MAX_REST_PAGE_SIZE, restPageArgs, type Page, type PageArgs } from '../domain/page';
 
 export const REST_MAX = MAX_REST_PAGE_SIZE;
@@ -13,6 +13,6 @@ export async function renderList<T, U>(ctx: RequestContext, page: Page<T>, prese
   return {
     items,
     count,
-    ...(page.hasNextPage ? { next: { page: page.cursors[page.cursors.length - 1] } } : {}),
+    ...(page.hasNextPage ? { next: { page: page.cursor(page.items.length - 1) } } : {}),
   };
 }

@@ -1,5 +1,4 @@
-import type { RequestContext } from '../app/context';
-import { requireViewer } from '../domain/authz';
+import { requireViewer, type RequestContext } from '../context/request-context';
 import { ValidationError } from '../domain/errors';
 import { domainErrorResponse, errorResponse } from './errors';
 
@@ -103,6 +102,14 @@ export function booleanParam(query: URLSearchParams, name: string, fallback?: bo
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   throw new ValidationError(`${name} must be true or false`, [name]);
+}
+
+/**
+ * A request body handed to a service as its typed input. The service checks it with its zod
+ * schema, so a body of any shape gets the same 400 as a bad value.
+ */
+export function bodyAs<T>(body: unknown): T {
+  return body as T;
 }
 
 export function optionalParam(query: URLSearchParams, name: string): string | undefined {

@@ -1,9 +1,9 @@
-import { accessRoutes } from '../modules/access/rest';
 import { collectionRoutes } from '../modules/collections/rest';
-import { spaceRoutes } from '../modules/spaces/rest';
 import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
+import { permissionRoutes } from '../modules/permissions/rest';
+import { spaceRoutes } from '../modules/spaces/rest';
 import { teamRoutes } from '../modules/teams/rest';
 import { userRoutes } from '../modules/users/rest';
 import { RestRouter } from './router';
@@ -17,6 +17,6 @@ export function createRestRouter(): RestRouter {
   inviteRoutes(router);
   collectionRoutes(router);
   spaceRoutes(router);
-  accessRoutes(router);
+  permissionRoutes(router);
   return router;
 }

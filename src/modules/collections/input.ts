@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bodyObject } from '../../domain/validate';
-import { defaultLevelSchema } from '../access/input';
+import { defaultLevelSchema } from '../../domain/permissions';
 
 export const collectionTitleSchema = z
   .string({ error: 'title must be a string' })
@@ -11,6 +11,7 @@ export const collectionTitleSchema = z
 export const collectionCreateSchema = z
   .object({ title: collectionTitleSchema.optional(), parent: z.string({ error: 'parent must be a collection id' }).min(1).optional() }, bodyObject)
   .strict();
+export type CollectionCreateInput = z.input<typeof collectionCreateSchema>;
 
 export const collectionUpdateSchema = z
   .object(
@@ -22,7 +23,9 @@ export const collectionUpdateSchema = z
     bodyObject,
   )
   .strict();
+export type CollectionUpdateInput = z.input<typeof collectionUpdateSchema>;
 
 export const collectionListSchema = z.object({
   nested: z.enum(['true', 'false'], { error: 'nested must be true or false' }).optional().transform((v) => v !== 'false'),
 });
+export type CollectionListInput = z.input<typeof collectionListSchema>;

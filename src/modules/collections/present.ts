@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context';
+import type { RequestContext } from '../../context/request-context';
 import type { CollectionRow } from './table';
 
 export async function collectionPermissions(ctx: RequestContext, row: CollectionRow) {

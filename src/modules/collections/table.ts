@@ -1,7 +1,7 @@
 import { doublePrecision, index, pgTable, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DefaultLevel } from '../../domain/permissions';
 import { organizations } from '../organizations/table';
-import { ts } from '../users/table';
+import { ts } from '../../db/columns';
 
 export const collections = pgTable(
   'collections',

@@ -6,4 +6,7 @@ export const linkInviteCreateSchema = z
   .object({ role: roleOrGuestSchema }, bodyObject)
   .strict();
 
+export type LinkInviteCreateInput = z.input<typeof linkInviteCreateSchema>;
+
 export const linkInviteUpdateSchema = linkInviteCreateSchema;
+export type LinkInviteUpdateInput = z.input<typeof linkInviteUpdateSchema>;

@@ -1,5 +1,6 @@
-import type { RestRouter } from '../../rest/router';
+import { bodyAs, type RestRouter } from '../../rest/router';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import type { LinkInviteCreateInput, LinkInviteUpdateInput } from './input';
 import { presentLinkInvite } from './present';
 import { createLinkInvite, deleteLinkInvite, getLinkInvite, joinWithLinkInvite, listLinkInvites, updateLinkInvite } from './service';
 
@@ -11,7 +12,7 @@ export function inviteRoutes(r: RestRouter): void {
 
   r.post('/v1/orgs/:organizationId/link-invites', async ({ ctx, params, body }) => ({
     status: 201,
-    body: presentLinkInvite(await createLinkInvite(ctx, params.organizationId, body)),
+    body: presentLinkInvite(await createLinkInvite(ctx, params.organizationId, bodyAs<LinkInviteCreateInput>(body))),
   }));
 
   r.get('/v1/orgs/:organizationId/link-invites/:inviteId', async ({ ctx, params }) => ({
@@ -21,7 +22,7 @@ export function inviteRoutes(r: RestRouter): void {
 
   r.patch('/v1/orgs/:organizationId/link-invites/:inviteId', async ({ ctx, params, body }) => ({
     status: 200,
-    body: presentLinkInvite(await updateLinkInvite(ctx, params.organizationId, params.inviteId, body)),
+    body: presentLinkInvite(await updateLinkInvite(ctx, params.organizationId, params.inviteId, bodyAs<LinkInviteUpdateInput>(body))),
   }));
 
   r.delete('/v1/orgs/:organizationId/link-invites/:inviteId', async ({ ctx, params }) => {

@@ -1,15 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import type { RequestContext } from '../../app/context';
-import { keysetPage } from '../../db/keyset';
-import { requireViewer } from '../../domain/authz';
+import { byTimeThenId, keysetPage } from '../../db/keyset';
+import { requireViewer, type RequestContext } from '../../context/request-context';
 import { ForbiddenError, NotFoundError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
-import { organizationMembers } from '../members/table';
+import { newId } from '../../lib/ids';
+import { rememberMember } from '../../access-control/membership';
+import { addMembership } from '../members/service';
 import { getOrganization } from '../organizations/service';
-import { organizations } from '../organizations/table';
-import { linkInviteCreateSchema, linkInviteUpdateSchema } from './input';
+import { organizationById } from '../organizations/loaders';
+import { linkInviteCreateSchema, linkInviteUpdateSchema, type LinkInviteCreateInput, type LinkInviteUpdateInput } from './input';
 import { organizationLinkInvites, type LinkInviteRow } from './table';
 
 async function adminOrganization(ctx: RequestContext, organizationId: string) {
@@ -18,12 +18,12 @@ async function adminOrganization(ctx: RequestContext, organizationId: string) {
   return org;
 }
 
-export async function createLinkInvite(ctx: RequestContext, organizationId: string, input: unknown): Promise<LinkInviteRow> {
+export async function createLinkInvite(ctx: RequestContext, organizationId: string, input: LinkInviteCreateInput): Promise<LinkInviteRow> {
   const org = await adminOrganization(ctx, organizationId);
   const { role } = parseInput(linkInviteCreateSchema, input);
   const [row] = await ctx.db
     .insert(organizationLinkInvites)
-    .values({ id: newId(), organizationId: org.id, role, createdBy: ctx.viewer!.user.id, createdAt: ctx.now() })
+    .values({ id: newId(), organizationId: org.id, role, createdBy: requireViewer(ctx).user.id, createdAt: ctx.now() })
     .returning();
   return row;
 }
@@ -35,10 +35,7 @@ export async function listLinkInvites(ctx: RequestContext, organizationId: strin
     {
       table: organizationLinkInvites,
       where: eq(organizationLinkInvites.organizationId, org.id),
-      keys: [
-        { column: organizationLinkInvites.createdAt, value: (i) => i.createdAt },
-        { column: organizationLinkInvites.id, value: (i) => i.id },
-      ],
+      keys: byTimeThenId(organizationLinkInvites.createdAt, (i) => i.createdAt, organizationLinkInvites.id),
       direction: 'desc',
     },
     args,
@@ -61,7 +58,7 @@ export async function getLinkInvite(ctx: RequestContext, organizationId: string,
   return invite;
 }
 
-export async function updateLinkInvite(ctx: RequestContext, organizationId: string, inviteId: string, input: unknown): Promise<LinkInviteRow> {
+export async function updateLinkInvite(ctx: RequestContext, organizationId: string, inviteId: string, input: LinkInviteUpdateInput): Promise<LinkInviteRow> {
   const invite = await getLinkInvite(ctx, organizationId, inviteId);
   const { role } = parseInput(linkInviteUpdateSchema, input);
   const [row] = await ctx.db.update(organizationLinkInvites).set({ role }).where(eq(organizationLinkInvites.id, invite.id)).returning();
@@ -71,9 +68,7 @@ export async function updateLinkInvite(ctx: RequestContext, organizationId: stri
 /** Revokes an invite link; revoking one that does not exist succeeds. */
 export async function deleteLinkInvite(ctx: RequestContext, organizationId: string, inviteId: string): Promise<void> {
   const org = await adminOrganization(ctx, organizationId);
-  await ctx.db
-    .delete(organizationLinkInvites)
-    .where(and(eq(organizationLinkInvites.id, inviteId), eq(organizationLinkInvites.organizationId, org.id)));
+  await ctx.db.delete(organizationLinkInvites).where(and(eq(organizationLinkInvites.id, inviteId), eq(organizationLinkInvites.organizationId, org.id)));
 }
 
 /**
@@ -84,10 +79,8 @@ export async function joinWithLinkInvite(ctx: RequestContext, organizationId: st
   const viewer = requireViewer(ctx);
   const invite = await findInvite(ctx, organizationId, inviteId);
   if (!invite) throw new NotFoundError('Invite');
-  const [org] = await ctx.db.select().from(organizations).where(eq(organizations.id, organizationId));
+  const org = (await organizationById(ctx).load(invite.organizationId))!;
   if (!org.inviteLinks) throw new ForbiddenError('Invite links are disabled in this organization');
-  await ctx.db
-    .insert(organizationMembers)
-    .values({ organizationId: org.id, userId: viewer.user.id, role: invite.role, joinedAt: ctx.now() })
-    .onConflictDoNothing();
+  await addMembership(ctx.db, { organizationId: org.id, userId: viewer.user.id, role: invite.role, joinedAt: ctx.now() });
+  rememberMember(ctx, { organizationId: org.id, userId: viewer.user.id }, null);
 }

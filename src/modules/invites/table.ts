@@ -1,7 +1,8 @@
 import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import type { Role } from '../../domain/roles';
 import { organizations } from '../organizations/table';
-import { ts, users } from '../users/table';
+import { ts } from '../../db/columns';
+import { users } from '../users/table';
 
 /** Invite links: anyone holding the link may join the organization with the role it carries. */
 export const organizationLinkInvites = pgTable(

@@ -12,25 +12,23 @@ export const memberListFilterSchema = z.object({
 export type MemberListFilter = z.input<typeof memberListFilterSchema>;
 
 export const memberUpdateSchema = z.object({ role: roleOrGuestSchema }, bodyObject).strict();
+export type MemberUpdateInput = z.input<typeof memberUpdateSchema>;
 
 export const inviteUsersSchema = z
   .object({
     emails: z
-      .array(z.union([emailSchema, z.object({ email: emailSchema, role: roleOrGuestSchema }).strict()]), {
+      .array(z.union([emailSchema, z.object({ email: emailSchema, role: roleOrGuestSchema.optional() }).strict()]), {
         error: 'emails must be an array of e-mail addresses or { email, role } objects',
       })
       .min(1, 'emails must list at least one address')
       .max(100, 'at most 100 users can be invited at once'),
     role: roleOrGuestSchema.optional(),
     sso: z.boolean({ error: 'sso must be a boolean' }).optional(),
-  })
+  }, bodyObject)
   .strict();
 export type InviteUsersInput = z.input<typeof inviteUsersSchema>;
-
-export const memberTeamsFilterSchema = z.object({
-  title: z.string().trim().max(64, 'title must be at most 64 characters').optional(),
-});
 
 export const orderSchema = z.object({
   order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
 });
+export type OrderInput = z.input<typeof orderSchema>;

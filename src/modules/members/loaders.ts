@@ -1,31 +1,15 @@
-import { anyOf } from '../../db/any';
 import { and, count } from 'drizzle-orm';
-import { byKey, defineLoader } from '../../app/loaders';
+import { anyOf } from '../../db/any';
+import { defineLoader } from '../../db/loader';
+import { byKey } from '../../lib/loaders';
 import { teamMembers } from '../teams/table';
-import { organizationMembers, type MemberRow } from './table';
 
-export interface MemberKey {
+interface MemberKey {
   organizationId: string;
   userId: string;
 }
-const memberKey = (k: MemberKey) => `${k.organizationId}:${k.userId}`;
 
-export const memberByKey = defineLoader<MemberKey, MemberRow, string>(
-  'memberByKey',
-  async (db, keys) => {
-    const rows = await db
-      .select()
-      .from(organizationMembers)
-      .where(
-        and(
-          anyOf(organizationMembers.organizationId, [...new Set(keys.map((k) => k.organizationId))]),
-          anyOf(organizationMembers.userId, [...new Set(keys.map((k) => k.userId))]),
-        ),
-      );
-    return byKey(keys.map(memberKey), rows, memberKey);
-  },
-  { cacheKeyFn: memberKey },
-);
+const memberKey = (k: MemberKey) => `${k.organizationId}:${k.userId}`;
 
 /** How many teams of the organization each member belongs to. */
 export const teamCountByMember = defineLoader<MemberKey, number, string>(

@@ -1,15 +1,11 @@
-import type { RequestContext } from '../../app/context';
-import { getUser } from '../users/service';
+import type { RequestContext } from '../../context/request-context';
 import { presentUser } from '../users/present';
-import { memberTeamCount, memberSpaceCount } from './service';
+import { getUser } from '../users/service';
+import { memberSpaceCount, memberTeamCount } from './service';
 import type { MemberRow } from './table';
 
 export async function presentMember(ctx: RequestContext, member: MemberRow) {
-  const [user, teams, spaces] = await Promise.all([
-    getUser(ctx, member.userId),
-    memberTeamCount(ctx, member),
-    memberSpaceCount(ctx, member),
-  ]);
+  const [user, teams, spaces] = await Promise.all([getUser(ctx, member.userId), memberTeamCount(ctx, member), memberSpaceCount(ctx, member)]);
   return {
     object: 'member' as const,
     id: member.userId,

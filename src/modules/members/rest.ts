@@ -1,19 +1,8 @@
-import { presentSpace } from '../spaces/present';
-import { loadSpace } from '../spaces/service';
-import type { RestRouter } from '../../rest/router';
-import { optionalParam } from '../../rest/router';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
+import type { InviteUsersInput, MemberListFilter, MemberUpdateInput } from './input';
 import { presentMember } from './present';
-import {
-  getMember,
-  inviteUsers,
-  listMembers,
-  listMemberSpaces,
-  pingOrganization,
-  removeMember,
-  setMemberSso,
-  updateMemberRole,
-} from './service';
+import { getMember, inviteUsers, listMembers, pingOrganization, removeMember, setMemberSso, updateMemberRole } from './service';
 
 export function memberRoutes(r: RestRouter): void {
   r.get('/v1/orgs/:organizationId/members', async ({ ctx, params, query }) => {
@@ -22,7 +11,7 @@ export function memberRoutes(r: RestRouter): void {
       search: optionalParam(query, 'search'),
       sort: optionalParam(query, 'sort'),
       order: optionalParam(query, 'order'),
-    } as Parameters<typeof listMembers>[2];
+    } as MemberListFilter;
     const page = await listMembers(ctx, params.organizationId, filter, pageArgs(query), REST_MAX);
     return { status: 200, body: await renderList(ctx, page, presentMember) };
   });
@@ -34,7 +23,7 @@ export function memberRoutes(r: RestRouter): void {
 
   r.patch('/v1/orgs/:organizationId/members/:userId', async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentMember(ctx, await updateMemberRole(ctx, params.organizationId, params.userId, body)),
+    body: await presentMember(ctx, await updateMemberRole(ctx, params.organizationId, params.userId, bodyAs<MemberUpdateInput>(body))),
   }));
 
   r.delete('/v1/orgs/:organizationId/members/:userId', async ({ ctx, params }) => {
@@ -47,14 +36,6 @@ export function memberRoutes(r: RestRouter): void {
     body: await presentMember(ctx, await setMemberSso(ctx, params.organizationId, params.userId)),
   }));
 
-  r.get('/v1/orgs/:organizationId/members/:userId/spaces', async ({ ctx, params, query }) => {
-    const page = await listMemberSpaces(ctx, params.organizationId, params.userId, { order: optionalParam(query, 'order') }, pageArgs(query), REST_MAX);
-    return {
-      status: 200,
-      body: await renderList(ctx, page, async (c, grant) => ({ permission: grant.role, space: await presentSpace(c, (await loadSpace(c, grant.spaceId!))!) })),
-    };
-  });
-
   r.post('/v1/orgs/:organizationId/ping', async ({ ctx, params }) => {
     const { visitorClaims } = await pingOrganization(ctx, params.organizationId);
     // The document names the claim `serviceVisitorClaims`; the official client reads `gitbookVisitorClaims`.
@@ -63,6 +44,6 @@ export function memberRoutes(r: RestRouter): void {
 
   r.post('/v1/orgs/:organizationId/invites', async ({ ctx, params, body }) => ({
     status: 200,
-    body: await inviteUsers(ctx, params.organizationId, body),
+    body: await inviteUsers(ctx, params.organizationId, bodyAs<InviteUsersInput>(body)),
   }));
 }

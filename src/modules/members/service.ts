@@ -1,32 +1,24 @@
-import { and, count, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
-import { SignJWT } from 'jose';
-import type { RequestContext } from '../../app/context';
-import type { Db } from '../../db/client';
+import { and, count, eq, ilike, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { jwtVerify, SignJWT } from 'jose';
+import { memberByKey, rememberMember } from '../../access-control/membership';
+import type { Db, Tx } from '../../db/client';
 import { keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
 import { serverSecret } from '../../db/secrets';
-import { requireViewer } from '../../domain/authz';
+import { requireViewer, type RequestContext } from '../../context/request-context';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
-import { countMemberSpaces, listUserSpaceGrants } from '../access/service';
-import { contentGrants, type ContentGrantRow } from '../access/table';
-import { getOrganization } from '../organizations/service';
+import { getOrganization, insertOrganization } from '../organizations/service';
 import type { OrganizationRow } from '../organizations/table';
-import { teamMembers } from '../teams/table';
+import { countMemberSpaces } from '../permissions/service';
 import { ensureUser } from '../users/service';
 import { users } from '../users/table';
-import { inviteUsersSchema, memberListFilterSchema, memberUpdateSchema, orderSchema, type MemberListFilter } from './input';
-import { memberByKey, teamCountByMember } from './loaders';
-import './policy';
+import { inviteUsersSchema, memberListFilterSchema, memberUpdateSchema, type InviteUsersInput, type MemberListFilter, type MemberUpdateInput } from './input';
+import { teamCountByMember } from './loaders';
 import { organizationMembers, type MemberRow } from './table';
 
-/** The viewer's own membership of an organization; undefined for outsiders and disabled members. */
-export async function viewerMembership(ctx: RequestContext, organizationId: string): Promise<MemberRow | undefined> {
-  if (!ctx.viewer) return undefined;
-  const row = await memberByKey(ctx).load({ organizationId, userId: ctx.viewer.user.id });
-  return row && !row.disabled ? row : undefined;
-}
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function memberListSpec(filterInput: MemberListFilter): KeysetSpec<MemberRow> {
   const filter = parseInput(memberListFilterSchema, filterInput);
@@ -35,32 +27,26 @@ function memberListSpec(filterInput: MemberListFilter): KeysetSpec<MemberRow> {
   if (filter.role === 'guest') conditions.push(isNull(m.role));
   else if (filter.role) conditions.push(eq(m.role, filter.role));
   if (filter.search) {
-    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(filter.search);
     conditions.push(
       sql`exists (select 1 from ${users} where ${users.id} = ${m.userId} and (${ilike(users.displayName, pattern)} or ${ilike(users.email, pattern)}))`,
     );
   }
   // Sorting by last activity lists only members who have been active.
   if (filter.sort === 'lastSeenAt') conditions.push(isNotNull(m.lastSeenAt));
-  const sortColumn = filter.sort === 'lastSeenAt' ? m.lastSeenAt : m.joinedAt;
+  const bySeen = filter.sort === 'lastSeenAt';
   return {
     table: m,
     where: and(...conditions),
     keys: [
-      { column: sortColumn, value: (r) => (filter.sort === 'lastSeenAt' ? r.lastSeenAt : r.joinedAt) },
+      { column: bySeen ? m.lastSeenAt : m.joinedAt, value: (r) => (bySeen ? r.lastSeenAt : r.joinedAt) },
       { column: m.userId, value: (r) => r.userId },
     ],
     direction: filter.order,
   };
 }
 
-export async function listMembers(
-  ctx: RequestContext,
-  organizationId: string,
-  filter: MemberListFilter,
-  args: PageArgs,
-  max: number,
-): Promise<Page<MemberRow>> {
+export async function listMembers(ctx: RequestContext, organizationId: string, filter: MemberListFilter, args: PageArgs, max: number): Promise<Page<MemberRow>> {
   const org = await getOrganization(ctx, organizationId);
   await ctx.authz.assert('organization:listMembers', org, 'Guests cannot list the members of an organization');
   const spec = memberListSpec(filter);
@@ -77,24 +63,24 @@ export async function listMembersOfOrganizations(
 ): Promise<Map<string, Page<MemberRow> | Error>> {
   const spec = memberListSpec(filter);
   const ids = (await ctx.authz.allowed('organization:listMembers', orgs)).map((o) => o.id);
-  const pages = await keysetPages(
-    ctx.db,
-    { ...spec, partition: organizationMembers.organizationId, parentIds: ids, parentOf: (r) => r.organizationId },
-    args,
-    max,
-  );
+  const pages = await keysetPages(ctx.db, { ...spec, partition: organizationMembers.organizationId, parentIds: ids, parentOf: (r) => r.organizationId }, args, max);
   return new Map(orgs.map((o) => [o.id, pages.get(o.id) ?? new ForbiddenError('Guests cannot list the members of an organization')]));
 }
 
-async function loadMember(ctx: RequestContext, org: OrganizationRow, userId: string): Promise<MemberRow> {
-  const member = await memberByKey(ctx).load({ organizationId: org.id, userId });
+/** The organization and the membership named by a path: each NOT_FOUND when missing or not visible. */
+async function findMember(ctx: RequestContext, organizationId: string, userId: string): Promise<{ org: OrganizationRow; member: MemberRow | null }> {
+  const org = await getOrganization(ctx, organizationId);
+  return { org, member: await memberByKey(ctx).load({ organizationId: org.id, userId }) };
+}
+
+async function loadMember(ctx: RequestContext, organizationId: string, userId: string): Promise<{ org: OrganizationRow; member: MemberRow }> {
+  const { org, member } = await findMember(ctx, organizationId, userId);
   if (!member) throw new NotFoundError('Member');
-  return member;
+  return { org, member };
 }
 
 export async function getMember(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberRow> {
-  const org = await getOrganization(ctx, organizationId);
-  const member = await loadMember(ctx, org, userId);
+  const { org, member } = await loadMember(ctx, organizationId, userId);
   await ctx.authz.assert('member:view', { organization: org, member }, 'Guests can only see their own membership');
   return member;
 }
@@ -115,55 +101,46 @@ async function assertNotLastAdmin(db: Db, member: MemberRow, field?: string[]): 
   if (Number(row.n) === 0) throw new ConflictError('An organization must keep at least one admin', field);
 }
 
-export async function updateMemberRole(ctx: RequestContext, organizationId: string, userId: string, input: unknown): Promise<MemberRow> {
-  const org = await getOrganization(ctx, organizationId);
-  await ctx.authz.assert('organization:admin', org, 'Only organization admins can change roles');
-  const { role } = parseInput(memberUpdateSchema, input);
-  const member = await loadMember(ctx, org, userId);
-  if (role !== 'admin') await assertNotLastAdmin(ctx.db, member, ['role']);
+async function setMemberColumns(ctx: RequestContext, member: MemberRow, values: Partial<Pick<MemberRow, 'role' | 'sso' | 'lastSeenAt'>>): Promise<MemberRow> {
+  const key = { organizationId: member.organizationId, userId: member.userId };
   const [updated] = await ctx.db
     .update(organizationMembers)
-    .set({ role })
-    .where(and(eq(organizationMembers.organizationId, org.id), eq(organizationMembers.userId, userId)))
+    .set(values)
+    .where(and(eq(organizationMembers.organizationId, key.organizationId), eq(organizationMembers.userId, key.userId)))
     .returning();
-  memberByKey(ctx).clear({ organizationId: org.id, userId }).prime({ organizationId: org.id, userId }, updated);
+  rememberMember(ctx, key, updated);
   return updated;
 }
 
+export async function updateMemberRole(ctx: RequestContext, organizationId: string, userId: string, input: MemberUpdateInput): Promise<MemberRow> {
+  const { org, member } = await loadMember(ctx, organizationId, userId);
+  await ctx.authz.assert('organization:admin', org, 'Only organization admins can change roles');
+  const { role } = parseInput(memberUpdateSchema, input);
+  if (role !== 'admin') await assertNotLastAdmin(ctx.db, member, ['role']);
+  return setMemberColumns(ctx, member, { role });
+}
+
 /**
- * Removes a member, their team memberships and the access they were given to spaces and
- * collections, so that joining again starts afresh. Removing someone who is not a member succeeds.
+ * Removes a member. Their team memberships and the access they were given to spaces and
+ * collections end with the membership (the database cascades), so joining again starts afresh.
+ * Removing someone who is not a member succeeds.
  */
 export async function removeMember(ctx: RequestContext, organizationId: string, userId: string): Promise<void> {
-  const org = await getOrganization(ctx, organizationId);
-  const member = await memberByKey(ctx).load({ organizationId: org.id, userId });
+  const { org, member } = await findMember(ctx, organizationId, userId);
   if (!member) {
     await ctx.authz.assert('organization:admin', org, 'Only organization admins can remove members');
     return;
   }
   await ctx.authz.assert('member:remove', { organization: org, member }, 'Only organization admins can remove other members');
   await assertNotLastAdmin(ctx.db, member);
-  await ctx.db.transaction(async (tx) => {
-    await tx.delete(teamMembers).where(and(eq(teamMembers.organizationId, org.id), eq(teamMembers.userId, userId)));
-    await tx.delete(contentGrants).where(and(eq(contentGrants.organizationId, org.id), eq(contentGrants.userId, userId)));
-    await tx.delete(organizationMembers).where(and(eq(organizationMembers.organizationId, org.id), eq(organizationMembers.userId, userId)));
-  });
-  memberByKey(ctx).clear({ organizationId: org.id, userId });
-  // Decisions taken before the removal (for instance that the leaver may see the organization) no longer hold.
-  ctx.authz.forget();
+  await ctx.db.delete(organizationMembers).where(and(eq(organizationMembers.organizationId, org.id), eq(organizationMembers.userId, userId)));
+  rememberMember(ctx, { organizationId: org.id, userId }, null);
 }
 
 export async function setMemberSso(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberRow> {
-  const org = await getOrganization(ctx, organizationId);
+  const { org, member } = await loadMember(ctx, organizationId, userId);
   await ctx.authz.assert('organization:admin', org, 'Only organization admins can manage SSO members');
-  await loadMember(ctx, org, userId);
-  const [updated] = await ctx.db
-    .update(organizationMembers)
-    .set({ sso: true })
-    .where(and(eq(organizationMembers.organizationId, org.id), eq(organizationMembers.userId, userId)))
-    .returning();
-  memberByKey(ctx).clear({ organizationId: org.id, userId }).prime({ organizationId: org.id, userId }, updated);
-  return updated;
+  return setMemberColumns(ctx, member, { sso: true });
 }
 
 export interface InviteResult {
@@ -178,14 +155,14 @@ export interface InviteResult {
  * Adds people to the organization by e-mail. Unknown addresses become new users; people who are
  * already members keep their role. Everything is checked before anything is written.
  */
-export async function inviteUsers(ctx: RequestContext, organizationId: string, input: unknown): Promise<InviteResult> {
+export async function inviteUsers(ctx: RequestContext, organizationId: string, input: InviteUsersInput): Promise<InviteResult> {
   const org = await getOrganization(ctx, organizationId);
   await ctx.authz.assert('organization:admin', org, 'Only organization admins can invite members');
   const parsed = parseInput(inviteUsersSchema, input);
-  const fallback: Role | null = parsed.role !== undefined ? parsed.role : ((org.defaultRole as Role | null) ?? null);
+  const fallback: Role | null = parsed.role !== undefined ? parsed.role : (org.defaultRole ?? null);
   const wanted = new Map<string, Role | null>();
   for (const entry of parsed.emails) {
-    const [email, role] = typeof entry === 'string' ? [entry, fallback] : [entry.email, entry.role];
+    const [email, role] = typeof entry === 'string' ? [entry, fallback] : [entry.email, entry.role === undefined ? fallback : entry.role];
     if (!wanted.has(email)) wanted.set(email, role);
   }
   return ctx.db.transaction(async (tx) => {
@@ -193,16 +170,17 @@ export async function inviteUsers(ctx: RequestContext, organizationId: string, i
     let invited = 0;
     for (const [email, role] of wanted) {
       const { user } = await ensureUser(tx as unknown as Db, { email });
-      const [added] = await tx
-        .insert(organizationMembers)
-        .values({ organizationId: org.id, userId: user.id, role, sso: parsed.sso ?? false, joinedAt: ctx.now() })
-        .onConflictDoNothing()
-        .returning();
-      if (added) invited += 1;
+      if (await addMembership(tx, { organizationId: org.id, userId: user.id, role, sso: parsed.sso ?? false, joinedAt: ctx.now() })) invited += 1;
       ids.push(user.id);
     }
     return { users: ids, invited, failedSSOEmails: [] };
   });
+}
+
+/** Adds a membership unless the user already has one; true when it was added. For joins and invites. */
+export async function addMembership(tx: Tx, values: { organizationId: string; userId: string; role: Role | null; sso?: boolean; joinedAt: Date }): Promise<boolean> {
+  const [added] = await tx.insert(organizationMembers).values(values).onConflictDoNothing().returning();
+  return added !== undefined;
 }
 
 /** Adds a user to an organization with a role, or changes the role of an existing member. System use. */
@@ -215,52 +193,41 @@ export async function upsertMember(db: Db, organizationId: string, userId: strin
   return row;
 }
 
-/** The spaces a member was given access to directly, with their role on each. */
-export async function listMemberSpaces(
-  ctx: RequestContext,
-  organizationId: string,
-  userId: string,
-  input: { order?: string | null },
-  args: PageArgs,
-  max: number,
-): Promise<Page<ContentGrantRow>> {
-  const org = await getOrganization(ctx, organizationId);
-  const member = await loadMember(ctx, org, userId);
-  await ctx.authz.assert('member:view', { organization: org, member }, 'Guests can only see their own memberships');
-  const { order } = parseInput(orderSchema, { order: input.order ?? undefined });
-  return listUserSpaceGrants(ctx, org.id, member.userId, order, args, max);
+/**
+ * A new organization with its first admin. System use (command line, first start): it is how
+ * the very first user of a server comes to exist, so it has no caller to authorize.
+ */
+export async function bootstrapOrganization(db: Db, input: { title: string; adminUserId: string; role?: Role }): Promise<OrganizationRow> {
+  return db.transaction(async (tx) => {
+    const org = await insertOrganization(tx, { title: input.title });
+    await tx.insert(organizationMembers).values({ organizationId: org.id, userId: input.adminUserId, role: input.role ?? 'admin' });
+    return org;
+  });
 }
 
 /**
  * Records that the viewer was active in the organization and hands back a short-lived signed
  * token of their visitor claims, for published content that adapts to its reader.
  */
-export async function pingOrganization(ctx: RequestContext, organizationId: string): Promise<{ visitorClaims: string }> {
+export async function pingOrganization(ctx: RequestContext, organizationId: string): Promise<{ visitorClaims: string; member: MemberRow }> {
   const viewer = requireViewer(ctx);
-  const org = await getOrganization(ctx, organizationId);
+  const { member } = await loadMember(ctx, organizationId, viewer.user.id);
   const now = ctx.now();
-  const [member] = await ctx.db
-    .update(organizationMembers)
-    .set({ lastSeenAt: now })
-    .where(and(eq(organizationMembers.organizationId, org.id), eq(organizationMembers.userId, viewer.user.id)))
-    .returning();
-  memberByKey(ctx).clear({ organizationId: org.id, userId: viewer.user.id }).prime({ organizationId: org.id, userId: viewer.user.id }, member);
+  const updated = await setMemberColumns(ctx, member, { lastSeenAt: now });
   const key = await serverSecret(ctx.db, 'visitor-claims');
-  const visitorClaims = await new SignJWT({ organization: org.id, role: member.role, email: viewer.user.email })
+  const visitorClaims = await new SignJWT({ organization: updated.organizationId, role: updated.role, email: viewer.user.email })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(viewer.user.id)
     .setIssuer(ctx.config.publicUrl)
     .setIssuedAt(Math.floor(now.getTime() / 1000))
     .setExpirationTime(Math.floor(now.getTime() / 1000) + 3600)
     .sign(key);
-  return { visitorClaims };
+  return { visitorClaims, member: updated };
 }
 
 export async function verifyVisitorClaims(db: Db, token: string) {
-  const { jwtVerify } = await import('jose');
   return jwtVerify(token, await serverSecret(db, 'visitor-claims'));
 }
-
 
 export async function memberTeamCount(ctx: RequestContext, member: MemberRow): Promise<number> {
   return (await teamCountByMember(ctx).load({ organizationId: member.organizationId, userId: member.userId })) ?? 0;
@@ -269,16 +236,4 @@ export async function memberTeamCount(ctx: RequestContext, member: MemberRow): P
 /** How many spaces the member was given access to directly. */
 export async function memberSpaceCount(ctx: RequestContext, member: MemberRow): Promise<number> {
   return countMemberSpaces(ctx, member.organizationId, member.userId);
-}
-
-/** A membership row by key, or null; no access check, for services that did their own. */
-export async function findMemberRow(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberRow | null> {
-  return memberByKey(ctx).load({ organizationId, userId });
-}
-
-/** A membership row by key, for presenting lists whose access was already checked. */
-export async function memberRow(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberRow> {
-  const row = await memberByKey(ctx).load({ organizationId, userId });
-  if (!row) throw new NotFoundError('Member');
-  return row;
 }

@@ -1,7 +1,8 @@
 import { boolean, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import type { Role } from '../../domain/roles';
 import { organizations } from '../organizations/table';
-import { ts, users } from '../users/table';
+import { ts } from '../../db/columns';
+import { users } from '../users/table';
 
 export const organizationMembers = pgTable(
   'organization_members',

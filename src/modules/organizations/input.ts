@@ -51,4 +51,6 @@ export const organizationSearchSchema = z.object({
     .max(512, 'query must be at most 512 characters'),
 });
 
+export type OrganizationSearchInput = z.input<typeof organizationSearchSchema>;
+
 export const emailDomainSchema = domainSchema;

@@ -1,5 +1,6 @@
 import { anyOf } from '../../db/any';
-import { byKey, defineLoader } from '../../app/loaders';
+import { defineLoader } from '../../db/loader';
+import { byKey } from '../../lib/loaders';
 import { organizations, type OrganizationRow } from './table';
 
 export const organizationById = defineLoader<string, OrganizationRow>('organizationById', async (db, ids) =>

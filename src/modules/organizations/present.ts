@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context';
+import type { RequestContext } from '../../context/request-context';
 import { organizationPermissions } from './service';
 import type { OrganizationRow } from './table';
 

@@ -1,5 +1,6 @@
-import type { RestRouter } from '../../rest/router';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
+import type { OrganizationUpdateInput } from './input';
 import { presentOrganization } from './present';
 import { getOrganization, listOrganizationsForEmailDomain, listViewerOrganizations, searchOrganization, updateOrganization } from './service';
 
@@ -16,12 +17,12 @@ export function organizationRoutes(r: RestRouter): void {
 
   r.patch('/v1/orgs/:organizationId', async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentOrganization(ctx, await updateOrganization(ctx, params.organizationId, body)),
+    body: await presentOrganization(ctx, await updateOrganization(ctx, params.organizationId, bodyAs<OrganizationUpdateInput>(body))),
   }));
 
   r.get('/v1/orgs/:organizationId/search', async ({ ctx, params, query }) => {
     pageArgs(query);
-    const page = await searchOrganization(ctx, params.organizationId, { query: query.get('query') });
+    const page = await searchOrganization(ctx, params.organizationId, { query: optionalParam(query, 'query') as string });
     return { status: 200, body: await renderList(ctx, page, (_, item) => item) };
   });
 

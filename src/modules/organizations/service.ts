@@ -1,19 +1,21 @@
-import { and, arrayContains, eq, inArray, sql } from 'drizzle-orm';
-import type { RequestContext } from '../../app/context';
-import type { Db } from '../../db/client';
-import { keysetPage } from '../../db/keyset';
-import { requireViewer } from '../../domain/authz';
-import { ConflictError, NotFoundError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { and, arrayContains, eq, inArray } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { byTimeThenId, keysetPage } from '../../db/keyset';
+import { requireViewer, type RequestContext } from '../../context/request-context';
+import { ConflictError, NotFoundError, PreconditionFailedError } from '../../domain/errors';
 import { emptyPage, type Page, type PageArgs } from '../../domain/page';
-import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
+import { newId } from '../../lib/ids';
 import { organizationMembers } from '../members/table';
-import { countOwnedTeams } from '../teams/service';
-import { users } from '../users/table';
-import { emailDomainSchema, organizationSearchSchema, organizationTitleSchema, organizationUpdateSchema } from './input';
+import {
+  emailDomainSchema,
+  organizationSearchSchema,
+  organizationTitleSchema,
+  organizationUpdateSchema,
+  type OrganizationSearchInput,
+  type OrganizationUpdateInput,
+} from './input';
 import { organizationById } from './loaders';
-import './policy';
 import { organizations, type OrganizationRow } from './table';
 
 /** An organization the viewer can see; anything else, including another's, is NOT_FOUND. */
@@ -25,34 +27,30 @@ export async function getOrganization(ctx: RequestContext, id: string): Promise<
   return org;
 }
 
-/** An organization row by id, whatever the viewer's access; callers check it. */
-export async function loadOrganization(ctx: RequestContext, id: string): Promise<OrganizationRow | null> {
-  return organizationById(ctx).load(id);
+/** The organizations the viewer is an enabled member of, as a subquery. */
+function viewerOrganizationIds(ctx: RequestContext, userId: string) {
+  return ctx.db
+    .select({ id: organizationMembers.organizationId })
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.userId, userId), eq(organizationMembers.disabled, false)));
 }
 
-/** Organizations the viewer belongs to, oldest membership first. */
+/** Organizations the viewer belongs to, oldest first. */
 export async function listViewerOrganizations(ctx: RequestContext, args: PageArgs, max: number): Promise<Page<OrganizationRow>> {
   const viewer = requireViewer(ctx);
-  return keysetPage<OrganizationRow>(
+  const page = await keysetPage<OrganizationRow>(
     ctx.db,
     {
       table: organizations,
-      where: inArray(
-        organizations.id,
-        ctx.db
-          .select({ id: organizationMembers.organizationId })
-          .from(organizationMembers)
-          .where(and(eq(organizationMembers.userId, viewer.user.id), eq(organizationMembers.disabled, false))),
-      ),
-      keys: [
-        { column: organizations.createdAt, value: (o) => o.createdAt },
-        { column: organizations.id, value: (o) => o.id },
-      ],
+      where: inArray(organizations.id, viewerOrganizationIds(ctx, viewer.user.id)),
+      keys: byTimeThenId(organizations.createdAt, (o) => o.createdAt, organizations.id),
       direction: 'asc',
     },
     args,
     max,
   );
+  for (const org of page.items) organizationById(ctx).prime(org.id, org);
+  return page;
 }
 
 export interface OrganizationPermissions {
@@ -72,13 +70,13 @@ export interface OrganizationPermissions {
 
 /** What the viewer may do in the organization, from the same checks the services enforce. */
 export async function organizationPermissions(ctx: RequestContext, org: OrganizationRow): Promise<OrganizationPermissions> {
-  const [view, admin, listMembers, createContent] = await Promise.all([
+  const [view, admin, listMembers, createContent, ownTeam] = await Promise.all([
     ctx.authz.can('organization:view', org),
     ctx.authz.can('organization:admin', org),
     ctx.authz.can('organization:listMembers', org),
     ctx.authz.can('organization:createContent', org),
+    ctx.authz.can('organization:ownTeam', org),
   ]);
-  const ownTeam = view && ctx.viewer ? admin || (await countOwnedTeams(ctx, org.id, ctx.viewer.user.id)) > 0 : false;
   return {
     view,
     admin,
@@ -95,7 +93,7 @@ export async function organizationPermissions(ctx: RequestContext, org: Organiza
   };
 }
 
-export async function updateOrganization(ctx: RequestContext, id: string, input: unknown): Promise<OrganizationRow> {
+export async function updateOrganization(ctx: RequestContext, id: string, input: OrganizationUpdateInput): Promise<OrganizationRow> {
   const org = await getOrganization(ctx, id);
   await ctx.authz.assert('organization:admin', org, 'Only organization admins can change its settings');
   const patch = parseInput(organizationUpdateSchema, input);
@@ -119,7 +117,7 @@ export async function updateOrganization(ctx: RequestContext, id: string, input:
 }
 
 /** Content search across the organization. There is no content to search yet, so no results. */
-export async function searchOrganization(ctx: RequestContext, id: string, input: { query?: string | null }): Promise<Page<never>> {
+export async function searchOrganization(ctx: RequestContext, id: string, input: OrganizationSearchInput): Promise<Page<never>> {
   await getOrganization(ctx, id);
   parseInput(organizationSearchSchema, input);
   return emptyPage();
@@ -139,15 +137,7 @@ export async function listOrganizationsForEmailDomain(ctx: RequestContext, domai
     .where(
       and(
         arrayContains(organizations.emailDomains, [wanted]),
-        ownDomain === wanted
-          ? undefined
-          : inArray(
-              organizations.id,
-              ctx.db
-                .select({ id: organizationMembers.organizationId })
-                .from(organizationMembers)
-                .where(and(eq(organizationMembers.userId, viewer.user.id), eq(organizationMembers.disabled, false))),
-            ),
+        ownDomain === wanted ? undefined : inArray(organizations.id, viewerOrganizationIds(ctx, viewer.user.id)),
       ),
     )
     .orderBy(organizations.createdAt, organizations.id)
@@ -157,22 +147,22 @@ export async function listOrganizationsForEmailDomain(ctx: RequestContext, domai
 }
 
 /**
- * A new organization with its first admin. System use (command line, first start): it is how
- * the very first user of a server comes to exist, so it has no caller to authorize.
+ * The organization content is transferred to: one the viewer administers, other than `fromId`. A
+ * missing organization, or one the viewer is not in, answers like a missing one.
  */
-export async function createOrganizationWithAdmin(
-  db: Db,
-  input: { title: string; adminUserId: string; role?: Role },
-): Promise<OrganizationRow> {
-  const title = parseInput(organizationTitleSchema, input.title, ['title']);
-  return db.transaction(async (tx) => {
-    const [org] = await tx.insert(organizations).values({ id: newId(), title, defaultRole: 'read' }).returning();
-    await tx.insert(organizationMembers).values({ organizationId: org.id, userId: input.adminUserId, role: input.role ?? 'admin' });
-    return org;
-  });
+export async function getTransferTarget(ctx: RequestContext, fromId: string, organizationId: string): Promise<OrganizationRow> {
+  const target = await organizationById(ctx).load(organizationId);
+  if (!target || !(await ctx.authz.can('organization:view', target))) throw new NotFoundError('Organization');
+  if (target.id === fromId) throw new ConflictError('The content already belongs to this organization', ['organization']);
+  if (!(await ctx.authz.can('organization:admin', target))) {
+    throw new PreconditionFailedError('Content can only be transferred to an organization you administer', ['organization']);
+  }
+  return target;
 }
 
-export async function countUsers(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
-  return Number(row.n);
+/** A new organization row; its first admin is added by the caller in the same transaction. System use. */
+export async function insertOrganization(tx: Tx, input: { title: string }): Promise<OrganizationRow> {
+  const title = parseInput(organizationTitleSchema, input.title, ['title']);
+  const [org] = await tx.insert(organizations).values({ id: newId(), title, defaultRole: 'read' }).returning();
+  return org;
 }

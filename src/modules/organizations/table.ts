@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Role } from '../../domain/roles';
-import { ts } from '../users/table';
+import { ts } from '../../db/columns';
 
 export const organizations = pgTable(
   'organizations',

@@ -1,6 +1,7 @@
 import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { spaces } from '../spaces/table';
-import { ts, users } from '../users/table';
+import { ts } from '../../db/columns';
+import { users } from '../users/table';
 
 /**
  * Immutable snapshots of a space's content. A space is born with an empty initial revision; edits,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyObject } from '../../domain/validate';
-import { defaultLevelSchema } from '../access/input';
-import { EDIT_MODES } from './table';
+import { defaultLevelSchema } from '../../domain/permissions';
+import { EDIT_MODES } from '../../domain/spaces';
 
 /** The languages the platform translates into; a space's `language` is one of them. */
 export const LANGUAGES = [
@@ -31,6 +31,7 @@ export const spaceCreateSchema = z
   .refine((b) => b.template === undefined && b.computedSource === undefined, {
     message: 'Creating a space from a template or a computed source is not available: create it empty, then import content',
   });
+export type SpaceCreateInput = z.input<typeof spaceCreateSchema>;
 
 export const spaceUpdateSchema = z
   .object(
@@ -46,7 +47,9 @@ export const spaceUpdateSchema = z
   )
   .strict()
   .refine((b) => !(b.emoji && b.icon), { message: 'set either emoji or icon, not both' });
+export type SpaceUpdateInput = z.input<typeof spaceUpdateSchema>;
 
 export const linkListSchema = z.object({
   status: z.enum(['ok', 'broken', 'in-app'], { error: 'status must be one of ok, broken, in-app' }).optional(),
 });
+export type LinkListInput = z.input<typeof linkListSchema>;

@@ -1,5 +1,6 @@
 import { anyOf } from '../../db/any';
-import { byKey, defineLoader } from '../../app/loaders';
+import { defineLoader } from '../../db/loader';
+import { byKey } from '../../lib/loaders';
 import { spaces, type SpaceRow } from './table';
 
 /** Spaces by id, trashed ones included: services decide what a trashed space means. */

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context';
+import type { RequestContext } from '../../context/request-context';
 import { spaceCounters } from './service';
 import type { SpaceRow } from './table';
 

@@ -1,12 +1,17 @@
-import type { RestRouter } from '../../rest/router';
-import { optionalParam } from '../../rest/router';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
+import type { OrderInput } from '../members/input';
+import type { TransferInput } from '../placement/input';
+import { moveInputFromRest } from '../placement/rest';
+import type { LinkListInput, SpaceCreateInput, SpaceUpdateInput } from './input';
 import { presentSpace } from './present';
 import {
   createSpace,
   deleteSpace,
   duplicateSpace,
   getSpace,
+  listCollectionSpaces,
+  listMemberSpaces,
   listOrganizationSpaces,
   listSpaceLinks,
   moveSpace,
@@ -22,8 +27,19 @@ export function spaceRoutes(r: RestRouter): void {
   });
 
   r.post('/v1/orgs/:organizationId/spaces', async ({ ctx, params, body }) => {
-    const space = await presentSpace(ctx, await createSpace(ctx, params.organizationId, body));
+    const space = await presentSpace(ctx, await createSpace(ctx, params.organizationId, bodyAs<SpaceCreateInput>(body)));
     return { status: 201, body: space, headers: { location: space.urls.location } };
+  });
+
+  r.get('/v1/collections/:collectionId/spaces', async ({ ctx, params, query }) => {
+    const page = await listCollectionSpaces(ctx, params.collectionId, pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentSpace) };
+  });
+
+  r.get('/v1/orgs/:organizationId/members/:userId/spaces', async ({ ctx, params, query }) => {
+    const order = { order: optionalParam(query, 'order') } as OrderInput;
+    const page = await listMemberSpaces(ctx, params.organizationId, params.userId, order, pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, async (c, item) => ({ permission: item.role, space: await presentSpace(c, item.space) })) };
   });
 
   // `shareKey` resolves published URLs of share-link sites; sites do not exist yet, so it changes nothing.
@@ -34,7 +50,7 @@ export function spaceRoutes(r: RestRouter): void {
 
   r.patch('/v1/spaces/:spaceId', async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentSpace(ctx, await updateSpace(ctx, params.spaceId, body)),
+    body: await presentSpace(ctx, await updateSpace(ctx, params.spaceId, bodyAs<SpaceUpdateInput>(body))),
   }));
 
   r.delete('/v1/spaces/:spaceId', async ({ ctx, params }) => {
@@ -54,16 +70,16 @@ export function spaceRoutes(r: RestRouter): void {
 
   r.post('/v1/spaces/:spaceId/move', async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentSpace(ctx, await moveSpace(ctx, params.spaceId, body)),
+    body: await presentSpace(ctx, await moveSpace(ctx, params.spaceId, moveInputFromRest(body))),
   }));
 
   r.post('/v1/spaces/:spaceId/transfer', async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentSpace(ctx, await transferSpace(ctx, params.spaceId, body)),
+    body: await presentSpace(ctx, await transferSpace(ctx, params.spaceId, bodyAs<TransferInput>(body))),
   }));
 
   r.get('/v1/spaces/:spaceId/links', async ({ ctx, params, query }) => {
-    const { page, stats } = await listSpaceLinks(ctx, params.spaceId, { status: optionalParam(query, 'status') });
+    const { page, stats } = await listSpaceLinks(ctx, params.spaceId, { status: optionalParam(query, 'status') } as LinkListInput);
     pageArgs(query);
     return { status: 200, body: { ...(await renderList(ctx, page, () => ({}))), stats } };
   });

@@ -1,43 +1,47 @@
-import { and, eq, isNotNull, isNull, lte } from 'drizzle-orm';
-import type { RequestContext } from '../../app/context';
+import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { collectionById, forgetContentAccess } from '../../access-control/content';
 import type { Db } from '../../db/client';
-import { keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
-import { requireViewer } from '../../domain/authz';
+import { byTimeThenId, keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
+import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
-import { emptyPage, type Page, type PageArgs } from '../../domain/page';
+import { emptyPage, mapPage, type Page, type PageArgs } from '../../domain/page';
+import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
-import { moveSchema } from '../access/input';
-import { copySpaceGrants, endPosition, forgetContent, grantCreator, positionAt, positionForMove, rehomeGrants, siblingsOf, visibleSpaces } from '../access/service';
-import { assertCanCreateIn, getCollection, loadCollection, transferTarget } from '../collections/service';
+import { newId } from '../../lib/ids';
+import { assertCanCreateIn, getCollection } from '../collections/service';
 import type { CollectionRow } from '../collections/table';
-import { viewerMembership } from '../members/service';
-import { getOrganization } from '../organizations/service';
+import { orderSchema, type OrderInput } from '../members/input';
+import { getMember } from '../members/service';
+import { getOrganization, getTransferTarget } from '../organizations/service';
 import type { OrganizationRow } from '../organizations/table';
-import { copyRevision, createInitialRevision } from '../revisions/service';
-import { linkListSchema, spaceCreateSchema, spaceUpdateSchema } from './input';
+import { copySpaceGrants, rehomeGrants } from '../permissions/queries';
+import { grantCreator } from '../permissions/service';
+import { contentGrants, type ContentGrantRow } from '../permissions/table';
+import { moveSchema, transferSchema, type MoveInput, type TransferInput } from '../placement/input';
+import { endPosition, positionAt, positionForMove, siblingsOf } from '../placement/queries';
+import { copyRevision, createInitialRevision } from '../revisions/queries';
+import { linkListSchema, spaceCreateSchema, spaceUpdateSchema, type LinkListInput, type SpaceCreateInput, type SpaceUpdateInput } from './input';
 import { spaceById } from './loaders';
-import './policy';
-import { spaces, type SpaceRow, type SpaceVisibility } from './table';
+import type { SpaceVisibility } from '../../domain/spaces';
+import { spaces, type SpaceRow } from './table';
 
 /** How long a deleted space can be restored before it is purged for good. */
 export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** A space row by id, trashed or not, whatever the viewer's access; callers check it. */
-export async function loadSpace(ctx: RequestContext, id: string): Promise<SpaceRow | null> {
-  return spaceById(ctx).load(id);
+function remember(ctx: RequestContext, rows: Iterable<SpaceRow>): void {
+  for (const row of rows) spaceById(ctx).prime(row.id, row);
 }
 
-function prime(ctx: RequestContext, row: SpaceRow): SpaceRow {
+function changed(ctx: RequestContext, row: SpaceRow): SpaceRow {
   spaceById(ctx).clear(row.id).prime(row.id, row);
-  forgetContent(ctx);
+  forgetContentAccess(ctx);
   return row;
 }
 
 /** A space the viewer may see and that is not in the trash; anything else is NOT_FOUND. */
 export async function getSpace(ctx: RequestContext, id: string): Promise<SpaceRow> {
   requireViewer(ctx);
-  const row = await loadSpace(ctx, id);
+  const row = await spaceById(ctx).load(id);
   if (!row || row.deletedAt) throw new NotFoundError('Space');
   await ctx.authz.assertVisible('space:view', row, 'Space');
   return row;
@@ -49,17 +53,12 @@ function visibilityFor(current: SpaceVisibility, parentId: string | null): Space
 }
 
 async function listWhere(ctx: RequestContext, organizationId: string | null) {
-  const viewer = requireViewer(ctx);
-  const admin = organizationId ? (await viewerMembership(ctx, organizationId))?.role === 'admin' : false;
-  return and(isNull(spaces.deletedAt), admin ? undefined : visibleSpaces(viewer.user.id));
+  return and(isNull(spaces.deletedAt), await ctx.authz.listFilter('space', organizationId));
 }
 
 const byCreation: Pick<KeysetSpec<SpaceRow>, 'keys' | 'direction' | 'table'> = {
   table: spaces,
-  keys: [
-    { column: spaces.createdAt, value: (s) => s.createdAt },
-    { column: spaces.id, value: (s) => s.id },
-  ],
+  keys: byTimeThenId(spaces.createdAt, (s) => s.createdAt, spaces.id),
   direction: 'asc',
 };
 
@@ -75,18 +74,16 @@ const byPosition: Pick<KeysetSpec<SpaceRow>, 'keys' | 'direction' | 'table'> = {
 /** Every space of the organization the viewer may see, wherever it sits, oldest first. */
 export async function listOrganizationSpaces(ctx: RequestContext, organizationId: string, args: PageArgs, max: number): Promise<Page<SpaceRow>> {
   const org = await getOrganization(ctx, organizationId);
-  const where = and(eq(spaces.organizationId, org.id), await listWhere(ctx, org.id));
-  const page = await keysetPage(ctx.db, { ...byCreation, where }, args, max);
-  for (const row of page.items) spaceById(ctx).prime(row.id, row);
+  const page = await keysetPage(ctx.db, { ...byCreation, where: and(eq(spaces.organizationId, org.id), await listWhere(ctx, org.id)) }, args, max);
+  remember(ctx, page.items);
   return page;
 }
 
 /** The spaces directly in a collection, in their order. */
 export async function listCollectionSpaces(ctx: RequestContext, collectionId: string, args: PageArgs, max: number): Promise<Page<SpaceRow>> {
   const collection = await getCollection(ctx, collectionId);
-  const where = and(eq(spaces.parentId, collection.id), await listWhere(ctx, collection.organizationId));
-  const page = await keysetPage(ctx.db, { ...byPosition, where }, args, max);
-  for (const row of page.items) spaceById(ctx).prime(row.id, row);
+  const page = await keysetPage(ctx.db, { ...byPosition, where: and(eq(spaces.parentId, collection.id), await listWhere(ctx, collection.organizationId)) }, args, max);
+  remember(ctx, page.items);
   return page;
 }
 
@@ -98,7 +95,7 @@ export async function listSpacesOfOrganizations(ctx: RequestContext, orgs: reado
     args,
     max,
   );
-  for (const page of pages.values()) for (const row of page.items) spaceById(ctx).prime(row.id, row);
+  for (const page of pages.values()) remember(ctx, page.items);
   return pages;
 }
 
@@ -110,15 +107,45 @@ export async function listSpacesOfCollections(ctx: RequestContext, parents: read
     args,
     max,
   );
-  for (const page of pages.values()) for (const row of page.items) spaceById(ctx).prime(row.id, row);
+  for (const page of pages.values()) remember(ctx, page.items);
   return pages;
 }
 
-export async function createSpace(ctx: RequestContext, organizationId: string, input: unknown): Promise<SpaceRow> {
+/**
+ * The spaces a member was given access to directly, with the role; newest first unless asked.
+ * Only spaces the viewer may see themselves are listed.
+ */
+export async function listMemberSpaces(
+  ctx: RequestContext,
+  organizationId: string,
+  userId: string,
+  input: OrderInput,
+  args: PageArgs,
+  max: number,
+): Promise<Page<{ role: Role; space: SpaceRow }>> {
+  const member = await getMember(ctx, organizationId, userId);
+  const { order } = parseInput(orderSchema, input);
+  const seen = sql`exists (select 1 from ${spaces} where ${spaces.id} = ${contentGrants.spaceId} and ${await listWhere(ctx, member.organizationId)})`;
+  const page = await keysetPage<ContentGrantRow>(
+    ctx.db,
+    {
+      table: contentGrants,
+      where: and(eq(contentGrants.organizationId, member.organizationId), eq(contentGrants.userId, member.userId), isNotNull(contentGrants.spaceId), seen),
+      keys: byTimeThenId(contentGrants.createdAt, (g) => g.createdAt, contentGrants.id),
+      direction: order,
+    },
+    args,
+    max,
+  );
+  const rows = await spaceById(ctx).loadMany(page.items.map((g) => g.spaceId!));
+  return mapPage(page, (g, i) => ({ role: g.role, space: rows[i] as SpaceRow }));
+}
+
+export async function createSpace(ctx: RequestContext, organizationId: string, input: SpaceCreateInput): Promise<SpaceRow> {
   const viewer = requireViewer(ctx);
   const org = await getOrganization(ctx, organizationId);
+  const parent = await assertCanCreateIn(ctx, org, input?.parent);
   const body = parseInput(spaceCreateSchema, input ?? {});
-  const parent = await assertCanCreateIn(ctx, org, body.parent);
   const row = await ctx.db.transaction(async (tx) => {
     const id = newId();
     const revisionId = newId();
@@ -141,16 +168,22 @@ export async function createSpace(ctx: RequestContext, organizationId: string, i
       })
       .returning();
     await createInitialRevision(tx, id, revisionId, viewer.user.id, ctx.now());
-    await grantCreator(ctx, tx, { kind: 'space', row: created });
+    await grantCreator(ctx, tx, org, { kind: 'space', row: created });
     return created;
   });
-  return prime(ctx, row);
+  return changed(ctx, row);
 }
 
-export async function updateSpace(ctx: RequestContext, id: string, input: unknown): Promise<SpaceRow> {
+/** The space, refused unless the viewer administers it. */
+async function administeredSpace(ctx: RequestContext, id: string, doing: string): Promise<SpaceRow> {
   const row = await getSpace(ctx, id);
+  await ctx.authz.assert('space:admin', row, `Only admins of this space can ${doing}`);
+  return row;
+}
+
+export async function updateSpace(ctx: RequestContext, id: string, input: SpaceUpdateInput): Promise<SpaceRow> {
+  const row = await administeredSpace(ctx, id, 'change its settings');
   const { emoji, icon, ...rest } = parseInput(spaceUpdateSchema, input ?? {});
-  await ctx.authz.assert('space:admin', row, 'Only admins of this space can change its settings');
   // An emoji replaces an icon and the other way round; null removes either.
   const looks = emoji ? { emoji, icon: null } : icon ? { icon, emoji: null } : { ...(emoji === null ? { emoji: null } : {}), ...(icon === null ? { icon: null } : {}) };
   const [updated] = await ctx.db
@@ -158,7 +191,7 @@ export async function updateSpace(ctx: RequestContext, id: string, input: unknow
     .set({ ...rest, ...looks, updatedAt: ctx.now() })
     .where(eq(spaces.id, row.id))
     .returning();
-  return prime(ctx, updated);
+  return changed(ctx, updated);
 }
 
 /**
@@ -167,11 +200,11 @@ export async function updateSpace(ctx: RequestContext, id: string, input: unknow
  */
 export async function deleteSpace(ctx: RequestContext, id: string): Promise<void> {
   requireViewer(ctx);
-  const row = await loadSpace(ctx, id);
+  const row = await spaceById(ctx).load(id);
   if (!row || row.deletedAt || !(await ctx.authz.can('space:view', row))) return;
   await ctx.authz.assert('space:admin', row, 'Only admins of this space can delete it');
   const [updated] = await ctx.db.update(spaces).set({ deletedAt: ctx.now() }).where(eq(spaces.id, row.id)).returning();
-  prime(ctx, updated);
+  changed(ctx, updated);
 }
 
 /**
@@ -180,7 +213,7 @@ export async function deleteSpace(ctx: RequestContext, id: string): Promise<void
  */
 export async function restoreSpace(ctx: RequestContext, id: string): Promise<SpaceRow> {
   requireViewer(ctx);
-  const row = await loadSpace(ctx, id);
+  const row = await spaceById(ctx).load(id);
   if (!row || !(await ctx.authz.can('space:view', row))) throw new NotFoundError('Space');
   // Checked before the no-op answer for a live space: restoring is an admin's operation either way.
   await ctx.authz.assert('space:admin', row, 'Only admins of this space can restore it');
@@ -198,7 +231,7 @@ export async function restoreSpace(ctx: RequestContext, id: string): Promise<Spa
       .returning();
     return updated;
   });
-  return prime(ctx, restored);
+  return changed(ctx, restored);
 }
 
 /** Copies the space, its content and who has access, next to the original. */
@@ -209,7 +242,7 @@ export async function duplicateSpace(ctx: RequestContext, id: string): Promise<S
   // The copy goes into the original's collection. The caller, who sees the space and so its
   // `parent`, is refused with 403 when they may not create there, even when that collection itself
   // is not visible to them (a space shared on its own): a 404 would be about the wrong object.
-  const parent = row.parentId ? await loadCollection(ctx, row.parentId) : null;
+  const parent = row.parentId ? await collectionById(ctx).load(row.parentId) : null;
   if (parent) await ctx.authz.assert('collection:create', parent, 'Your role does not let you create content in this collection');
   else await assertCanCreateIn(ctx, org, row.parentId);
   const copy = await ctx.db.transaction(async (tx) => {
@@ -223,18 +256,17 @@ export async function duplicateSpace(ctx: RequestContext, id: string): Promise<S
       .values({ ...row, id: newId(), title: `${row.title} (copy)`.slice(0, 50), revisionId, position, createdAt: ctx.now(), updatedAt: ctx.now(), deletedAt: null })
       .returning();
     await copyRevision(tx, row.revisionId, created.id, revisionId, viewer.user.id, ctx.now());
-    await copySpaceGrants(tx, row.id, created.id, newId);
+    await copySpaceGrants(tx, row.id, created.id);
     // The copy's author administers it, unless the original's grants already made them do so.
-    if (!(await ctx.authz.can('space:admin', row))) await grantCreator(ctx, tx, { kind: 'space', row: created });
+    if (!(await ctx.authz.can('space:admin', row))) await grantCreator(ctx, tx, org, { kind: 'space', row: created });
     return created;
   });
-  return prime(ctx, copy);
+  return changed(ctx, copy);
 }
 
-export async function moveSpace(ctx: RequestContext, id: string, input: unknown): Promise<SpaceRow> {
-  const row = await getSpace(ctx, id);
+export async function moveSpace(ctx: RequestContext, id: string, input: MoveInput): Promise<SpaceRow> {
+  const row = await administeredSpace(ctx, id, 'move it');
   const body = parseInput(moveSchema, input);
-  await ctx.authz.assert('space:admin', row, 'Only admins of this space can move it');
   const org = await getOrganization(ctx, row.organizationId);
   const parentId = body.parent === undefined ? row.parentId : body.parent;
   if (parentId !== row.parentId) await assertCanCreateIn(ctx, org, parentId);
@@ -244,14 +276,14 @@ export async function moveSpace(ctx: RequestContext, id: string, input: unknown)
     const [updated] = await tx.update(spaces).set({ parentId, position, visibility, updatedAt: ctx.now() }).where(eq(spaces.id, row.id)).returning();
     return updated;
   });
-  return prime(ctx, moved);
+  return changed(ctx, moved);
 }
 
 /** Moves the space to the top level of another organization the viewer administers. */
-export async function transferSpace(ctx: RequestContext, id: string, input: unknown): Promise<SpaceRow> {
-  const row = await getSpace(ctx, id);
-  await ctx.authz.assert('space:admin', row, 'Only admins of this space can transfer it');
-  const target = await transferTarget(ctx, row.organizationId, input);
+export async function transferSpace(ctx: RequestContext, id: string, input: TransferInput): Promise<SpaceRow> {
+  const row = await administeredSpace(ctx, id, 'transfer it');
+  const { organization } = parseInput(transferSchema, input);
+  const target = await getTransferTarget(ctx, row.organizationId, organization);
   const moved = await ctx.db.transaction(async (tx) => {
     const position = endPosition(await siblingsOf(tx, target.id, null));
     const [updated] = await tx
@@ -262,13 +294,13 @@ export async function transferSpace(ctx: RequestContext, id: string, input: unkn
     await rehomeGrants(tx, { spaceIds: [row.id], collectionIds: [] }, target.id);
     return updated;
   });
-  return prime(ctx, moved);
+  return changed(ctx, moved);
 }
 
 /** Links found in the space's current revision. Revisions hold no content yet, so none are. */
-export async function listSpaceLinks(ctx: RequestContext, id: string, query: { status?: string | null }) {
+export async function listSpaceLinks(ctx: RequestContext, id: string, query: LinkListInput) {
   await getSpace(ctx, id);
-  parseInput(linkListSchema, { status: query.status ?? undefined });
+  parseInput(linkListSchema, query);
   return { page: emptyPage<never>(), stats: { total: 0, broken: { total: 0 } } };
 }
 

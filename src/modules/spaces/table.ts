@@ -1,13 +1,10 @@
 import { doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
 import type { DefaultLevel } from '../../domain/permissions';
+import type { EditMode, SpaceVisibility } from '../../domain/spaces';
 import { collections } from '../collections/table';
 import { organizations } from '../organizations/table';
-import { ts } from '../users/table';
+import { ts } from '../../db/columns';
 
-export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
-export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
-export const EDIT_MODES = ['live', 'locked'] as const;
-export type EditMode = (typeof EDIT_MODES)[number];
 
 export const spaces = pgTable(
   'spaces',

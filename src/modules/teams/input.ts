@@ -18,8 +18,10 @@ const identifiers = (field: string) =>
 export const teamCreateSchema = z
   .object({ title: teamTitleSchema, members: identifiers('members').optional() }, bodyObject)
   .strict();
+export type TeamCreateInput = z.input<typeof teamCreateSchema>;
 
 export const teamUpdateSchema = z.object({ title: teamTitleSchema }, bodyObject).strict();
+export type TeamUpdateInput = z.input<typeof teamUpdateSchema>;
 
 export const teamMembersUpdateSchema = z
   .object(
@@ -31,10 +33,13 @@ export const teamMembersUpdateSchema = z
     bodyObject,
   )
   .strict();
+export type TeamMembersUpdateInput = z.input<typeof teamMembersUpdateSchema>;
 
 export const teamMemberSetSchema = z.object({ role: teamRoleSchema.optional() }, bodyObject).strict();
+export type TeamMemberSetInput = z.input<typeof teamMemberSetSchema>;
 
 export const teamListFilterSchema = z.object({
   owner: z.string().trim().min(1).optional(),
   title: z.string().trim().max(64, 'title must be at most 64 characters').optional(),
 });
+export type TeamListFilter = z.input<typeof teamListFilterSchema>;

@@ -1,9 +1,8 @@
-import type { RequestContext } from '../../app/context';
-import { countTeamSpaces } from '../access/service';
+import type { RequestContext } from '../../context/request-context';
 import { presentMember } from '../members/present';
-import { memberRow } from '../members/service';
-import { countTeamMembers } from './service';
-import type { TeamMemberRow, TeamRow } from './table';
+import { countTeamSpaces } from '../permissions/service';
+import { countTeamMembers, type TeamMembership } from './service';
+import type { TeamRow } from './table';
 
 export async function presentTeam(ctx: RequestContext, team: TeamRow) {
   const [members, spaces, admin, view] = await Promise.all([
@@ -23,10 +22,10 @@ export async function presentTeam(ctx: RequestContext, team: TeamRow) {
   };
 }
 
-export async function presentTeamMembership(ctx: RequestContext, row: TeamMemberRow) {
+export async function presentTeamMembership(ctx: RequestContext, membership: TeamMembership) {
   return {
-    organization: await presentMember(ctx, await memberRow(ctx, row.organizationId, row.userId)),
-    team: { role: row.role },
+    organization: await presentMember(ctx, membership.member),
+    team: { role: membership.role },
     permissions: { view: true },
   };
 }

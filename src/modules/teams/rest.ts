@@ -1,6 +1,6 @@
-import type { RestRouter } from '../../rest/router';
-import { optionalParam } from '../../rest/router';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
+import type { TeamCreateInput, TeamMemberSetInput, TeamMembersUpdateInput, TeamUpdateInput } from './input';
 import { presentTeam, presentTeamMembership } from './present';
 import {
   createTeam,
@@ -9,7 +9,6 @@ import {
   listMemberTeams,
   listTeamMembers,
   listTeams,
-  loadTeam,
   removeTeamMember,
   setTeamMember,
   updateTeam,
@@ -25,7 +24,7 @@ export function teamRoutes(r: RestRouter): void {
 
   r.put('/v1/orgs/:organizationId/teams', async ({ ctx, params, body }) => ({
     status: 201,
-    body: await presentTeam(ctx, await createTeam(ctx, params.organizationId, body)),
+    body: await presentTeam(ctx, await createTeam(ctx, params.organizationId, bodyAs<TeamCreateInput>(body))),
   }));
 
   r.get('/v1/orgs/:organizationId/teams/:teamId', async ({ ctx, params }) => ({
@@ -35,7 +34,7 @@ export function teamRoutes(r: RestRouter): void {
 
   r.patch('/v1/orgs/:organizationId/teams/:teamId', async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentTeam(ctx, await updateTeam(ctx, params.organizationId, params.teamId, body)),
+    body: await presentTeam(ctx, await updateTeam(ctx, params.organizationId, params.teamId, bodyAs<TeamUpdateInput>(body))),
   }));
 
   r.delete('/v1/orgs/:organizationId/teams/:teamId', async ({ ctx, params }) => {
@@ -49,12 +48,12 @@ export function teamRoutes(r: RestRouter): void {
   });
 
   r.put('/v1/orgs/:organizationId/teams/:teamId/members', async ({ ctx, params, body }) => {
-    await updateTeamMembers(ctx, params.organizationId, params.teamId, body);
+    await updateTeamMembers(ctx, params.organizationId, params.teamId, bodyAs<TeamMembersUpdateInput>(body));
     return { status: 204 };
   });
 
   r.put('/v1/orgs/:organizationId/teams/:teamId/members/:userId', async ({ ctx, params, body }) => {
-    await setTeamMember(ctx, params.organizationId, params.teamId, params.userId, body);
+    await setTeamMember(ctx, params.organizationId, params.teamId, params.userId, bodyAs<TeamMemberSetInput>(body));
     return { status: 204 };
   });
 
@@ -64,14 +63,10 @@ export function teamRoutes(r: RestRouter): void {
   });
 
   r.get('/v1/orgs/:organizationId/members/:userId/teams', async ({ ctx, params, query }) => {
-    const filter = { title: optionalParam(query, 'title') };
-    const page = await listMemberTeams(ctx, params.organizationId, params.userId, filter, pageArgs(query), REST_MAX);
+    const page = await listMemberTeams(ctx, params.organizationId, params.userId, { title: optionalParam(query, 'title') }, pageArgs(query), REST_MAX);
     return {
       status: 200,
-      body: await renderList(ctx, page, async (c, row) => ({
-        team: await presentTeam(c, (await loadTeam(c, row.teamId))!),
-        member: { role: row.role },
-      })),
+      body: await renderList(ctx, page, async (c, item) => ({ team: await presentTeam(c, item.team), member: { role: item.role } })),
     };
   });
 }

@@ -1,25 +1,37 @@
 import { and, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import type { RequestContext } from '../../app/context';
-import { keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
+import { memberByKey } from '../../access-control/membership';
+import { forgetTeamRoles } from '../../access-control/team-roles';
+import type { Db } from '../../db/client';
+import { byTimeThenId, keysetPage, keysetPages, type KeysetKey, type KeysetSpec } from '../../db/keyset';
+import { requireViewer, type RequestContext } from '../../context/request-context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
-import type { Page, PageArgs } from '../../domain/page';
+import { mapPage, type Page, type PageArgs } from '../../domain/page';
 import type { TeamRole } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
-import { findMemberRow, getMember } from '../members/service';
-import { organizationMembers } from '../members/table';
+import { newId } from '../../lib/ids';
+import { getMember } from '../members/service';
+import { organizationMembers, type MemberRow } from '../members/table';
 import { getOrganization } from '../organizations/service';
 import type { OrganizationRow } from '../organizations/table';
 import { users } from '../users/table';
-import { teamCreateSchema, teamListFilterSchema, teamMemberSetSchema, teamMembersUpdateSchema, teamTitleSchema, teamUpdateSchema } from './input';
-import type { Db } from '../../db/client';
-import { memberCountByTeam, ownedTeamCount, teamById, teamMemberByKey } from './loaders';
-import './policy';
+import {
+  teamCreateSchema,
+  teamListFilterSchema,
+  teamMemberSetSchema,
+  teamMembersUpdateSchema,
+  teamTitleSchema,
+  teamUpdateSchema,
+  type TeamCreateInput,
+  type TeamListFilter,
+  type TeamMemberSetInput,
+  type TeamMembersUpdateInput,
+  type TeamUpdateInput,
+} from './input';
+import { memberCountByTeam, teamById } from './loaders';
 import { teamMembers, teams, type TeamMemberRow, type TeamRow } from './table';
 
-export async function countOwnedTeams(ctx: RequestContext, organizationId: string, userId: string): Promise<number> {
-  return (await ownedTeamCount(ctx).load(`${organizationId}:${userId}`)) ?? 0;
-}
+/** A member of a team, with their membership of the organization. */
+export type TeamMembership = TeamMemberRow & { member: MemberRow };
 
 export async function countTeamMembers(ctx: RequestContext, teamId: string): Promise<number> {
   return (await memberCountByTeam(ctx).load(teamId)) ?? 0;
@@ -27,43 +39,39 @@ export async function countTeamMembers(ctx: RequestContext, teamId: string): Pro
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-async function teamListSpec(ctx: RequestContext, org: OrganizationRow | null, filterInput: unknown): Promise<KeysetSpec<TeamRow>> {
+const teamOrder = byTimeThenId<TeamRow>(teams.createdAt, (t) => t.createdAt, teams.id);
+const teamMemberOrder: KeysetKey<TeamMemberRow>[] = [
+  { column: teamMembers.addedAt, value: (m) => m.addedAt },
+  { column: teamMembers.userId, value: (m) => m.userId },
+];
+
+async function teamListSpec(ctx: RequestContext, org: OrganizationRow | null, filterInput: TeamListFilter): Promise<KeysetSpec<TeamRow>> {
   const filter = parseInput(teamListFilterSchema, filterInput);
   const conditions: (SQL | undefined)[] = [];
   if (filter.title) conditions.push(ilike(teams.title, likePattern(filter.title)));
   if (filter.owner && org) {
     // "Teams this member can manage": all of them for an admin, the ones they own otherwise.
-    const owner = await findMemberRow(ctx, org.id, filter.owner);
+    const owner = await memberByKey(ctx).load({ organizationId: org.id, userId: filter.owner });
     if (!owner) throw new ValidationError('owner must be a member of the organization', ['owner']);
     if (owner.role !== 'admin') {
       conditions.push(
-        inArray(
-          teams.id,
-          ctx.db
-            .select({ id: teamMembers.teamId })
-            .from(teamMembers)
-            .where(and(eq(teamMembers.userId, owner.userId), eq(teamMembers.role, 'owner'))),
-        ),
+        inArray(teams.id, ctx.db.select({ id: teamMembers.teamId }).from(teamMembers).where(and(eq(teamMembers.userId, owner.userId), eq(teamMembers.role, 'owner')))),
       );
     }
   }
-  return {
-    table: teams,
-    where: and(...conditions),
-    keys: [
-      { column: teams.createdAt, value: (t) => t.createdAt },
-      { column: teams.id, value: (t) => t.id },
-    ],
-    direction: 'asc',
-  };
+  return { table: teams, where: and(...conditions), keys: teamOrder, direction: 'asc' };
 }
 
-export async function listTeams(ctx: RequestContext, organizationId: string, filter: unknown, args: PageArgs, max: number): Promise<Page<TeamRow>> {
+function rememberTeams(ctx: RequestContext, rows: Iterable<TeamRow>): void {
+  for (const team of rows) teamById(ctx).prime(team.id, team);
+}
+
+export async function listTeams(ctx: RequestContext, organizationId: string, filter: TeamListFilter, args: PageArgs, max: number): Promise<Page<TeamRow>> {
   const org = await getOrganization(ctx, organizationId);
   await ctx.authz.assert('organization:listMembers', org, 'Guests cannot list the teams of an organization');
   const spec = await teamListSpec(ctx, org, filter);
   const page = await keysetPage(ctx.db, { ...spec, where: and(eq(teams.organizationId, org.id), spec.where) }, args, max);
-  for (const team of page.items) teamById(ctx).prime(team.id, team);
+  rememberTeams(ctx, page.items);
   return page;
 }
 
@@ -71,14 +79,14 @@ export async function listTeams(ctx: RequestContext, organizationId: string, fil
 export async function listTeamsOfOrganizations(
   ctx: RequestContext,
   orgs: readonly OrganizationRow[],
-  filter: unknown,
+  filter: TeamListFilter,
   args: PageArgs,
   max: number,
 ): Promise<Map<string, Page<TeamRow> | Error>> {
   const spec = await teamListSpec(ctx, null, filter);
   const ids = (await ctx.authz.allowed('organization:listMembers', orgs)).map((o) => o.id);
   const pages = await keysetPages(ctx.db, { ...spec, partition: teams.organizationId, parentIds: ids, parentOf: (t) => t.organizationId }, args, max);
-  for (const page of pages.values()) for (const team of page.items) teamById(ctx).prime(team.id, team);
+  for (const page of pages.values()) rememberTeams(ctx, page.items);
   return new Map(orgs.map((o) => [o.id, pages.get(o.id) ?? new ForbiddenError('Guests cannot list the teams of an organization')]));
 }
 
@@ -91,6 +99,14 @@ export async function getTeam(ctx: RequestContext, organizationId: string, teamI
   return team;
 }
 
+/** A team by its id alone (GraphQL), through the same checks: another organization's team is NOT_FOUND. */
+export async function getTeamById(ctx: RequestContext, teamId: string): Promise<TeamRow> {
+  requireViewer(ctx);
+  const team = await teamById(ctx).load(teamId);
+  if (!team) throw new NotFoundError('Team');
+  return getTeam(ctx, team.organizationId, teamId);
+}
+
 /** Resolves user ids or e-mails to members of the organization; anything else is a validation error. */
 async function resolveMembers(ctx: RequestContext, org: OrganizationRow, identifiers: string[], field: string): Promise<Map<string, string>> {
   const unique = [...new Set(identifiers)];
@@ -100,12 +116,7 @@ async function resolveMembers(ctx: RequestContext, org: OrganizationRow, identif
     .select({ id: users.id, email: users.email })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, organizationMembers.userId))
-    .where(
-      and(
-        eq(organizationMembers.organizationId, org.id),
-        or(inArray(users.id, unique), emails.length ? inArray(users.email, emails) : undefined),
-      ),
-    );
+    .where(and(eq(organizationMembers.organizationId, org.id), or(inArray(users.id, unique), emails.length ? inArray(users.email, emails) : undefined)));
   const resolved = new Map<string, string>();
   for (const ident of unique) {
     const row = rows.find((r) => r.id === ident || r.email === ident.toLowerCase());
@@ -115,7 +126,7 @@ async function resolveMembers(ctx: RequestContext, org: OrganizationRow, identif
   return resolved;
 }
 
-export async function createTeam(ctx: RequestContext, organizationId: string, input: unknown): Promise<TeamRow> {
+export async function createTeam(ctx: RequestContext, organizationId: string, input: TeamCreateInput): Promise<TeamRow> {
   const org = await getOrganization(ctx, organizationId);
   await ctx.authz.assert('organization:admin', org, 'Only organization admins can create teams');
   const { title, members = [] } = parseInput(teamCreateSchema, input);
@@ -127,83 +138,66 @@ export async function createTeam(ctx: RequestContext, organizationId: string, in
     }
     return created;
   });
-  teamById(ctx).prime(team.id, team);
+  rememberTeams(ctx, [team]);
+  forgetTeamRoles(ctx);
   return team;
 }
 
-export async function updateTeam(ctx: RequestContext, organizationId: string, teamId: string, input: unknown): Promise<TeamRow> {
+/** The team, refused unless the viewer may manage it. */
+async function manageableTeam(ctx: RequestContext, organizationId: string, teamId: string, doing: string): Promise<TeamRow> {
   const team = await getTeam(ctx, organizationId, teamId);
-  await ctx.authz.assert('team:admin', team, 'Only organization admins and team owners can rename a team');
+  await ctx.authz.assert('team:admin', team, `Only organization admins and team owners can ${doing}`);
+  return team;
+}
+
+export async function updateTeam(ctx: RequestContext, organizationId: string, teamId: string, input: TeamUpdateInput): Promise<TeamRow> {
+  const team = await manageableTeam(ctx, organizationId, teamId, 'rename a team');
   const { title } = parseInput(teamUpdateSchema, input);
   const [updated] = await ctx.db.update(teams).set({ title }).where(eq(teams.id, team.id)).returning();
   teamById(ctx).clear(teamId).prime(teamId, updated);
   return updated;
 }
 
-/** Deleting a team that does not exist (or belongs elsewhere) succeeds: the result is the same. */
+/** Deletes a team; its members stay in the organization. A missing team is NOT_FOUND. */
 export async function deleteTeam(ctx: RequestContext, organizationId: string, teamId: string): Promise<void> {
-  const org = await getOrganization(ctx, organizationId);
-  const team = await teamById(ctx).load(teamId);
-  if (!team || team.organizationId !== org.id) {
-    // Like removing a non-member: only someone who may delete teams at all hears that it is gone.
-    if ((await countOwnedTeams(ctx, org.id, ctx.viewer!.user.id)) === 0) {
-      await ctx.authz.assert('organization:admin', org, 'Only organization admins and team owners can delete a team');
-    }
-    return;
-  }
-  await ctx.authz.assert('team:admin', team, 'Only organization admins and team owners can delete a team');
+  const team = await manageableTeam(ctx, organizationId, teamId, 'delete a team');
   await ctx.db.delete(teams).where(eq(teams.id, team.id));
   teamById(ctx).clear(teamId);
+  forgetTeamRoles(ctx);
 }
 
-export async function listTeamMembers(ctx: RequestContext, organizationId: string, teamId: string, args: PageArgs, max: number): Promise<Page<TeamMemberRow>> {
+/** Attaches each team member's membership of the organization, loaded in one batch. */
+async function withMembers(ctx: RequestContext, page: Page<TeamMemberRow>): Promise<Page<TeamMembership>> {
+  const members = await memberByKey(ctx).loadMany(page.items.map((m) => ({ organizationId: m.organizationId, userId: m.userId })));
+  return mapPage(page, (row, i) => ({ ...row, member: members[i] as MemberRow }));
+}
+
+export async function listTeamMembers(ctx: RequestContext, organizationId: string, teamId: string, args: PageArgs, max: number): Promise<Page<TeamMembership>> {
   const team = await getTeam(ctx, organizationId, teamId);
-  return keysetPage<TeamMemberRow>(
-    ctx.db,
-    {
-      table: teamMembers,
-      where: eq(teamMembers.teamId, team.id),
-      keys: [
-        { column: teamMembers.addedAt, value: (m) => m.addedAt },
-        { column: teamMembers.userId, value: (m) => m.userId },
-      ],
-      direction: 'asc',
-    },
-    args,
-    max,
-  );
+  return withMembers(ctx, await keysetPage<TeamMemberRow>(ctx.db, { table: teamMembers, where: eq(teamMembers.teamId, team.id), keys: teamMemberOrder, direction: 'asc' }, args, max));
 }
 
 /** Team members of many teams at once, for nested GraphQL. */
-export async function listMembersOfTeams(ctx: RequestContext, teamRows: readonly TeamRow[], args: PageArgs, max: number): Promise<Map<string, Page<TeamMemberRow> | Error>> {
+export async function listMembersOfTeams(ctx: RequestContext, teamRows: readonly TeamRow[], args: PageArgs, max: number): Promise<Map<string, Page<TeamMembership> | Error>> {
   const ids = (await ctx.authz.allowed('team:view', teamRows)).map((t) => t.id);
   const pages = await keysetPages<TeamMemberRow>(
     ctx.db,
-    {
-      table: teamMembers,
-      partition: teamMembers.teamId,
-      parentIds: ids,
-      parentOf: (m) => m.teamId,
-      keys: [
-        { column: teamMembers.addedAt, value: (m) => m.addedAt },
-        { column: teamMembers.userId, value: (m) => m.userId },
-      ],
-      direction: 'asc',
-    },
+    { table: teamMembers, partition: teamMembers.teamId, parentIds: ids, parentOf: (m) => m.teamId, keys: teamMemberOrder, direction: 'asc' },
     args,
     max,
   );
-  return new Map(teamRows.map((t) => [t.id, pages.get(t.id) ?? new ForbiddenError('You cannot see this team')]));
+  const withRows = new Map<string, Page<TeamMembership>>();
+  await Promise.all([...pages].map(async ([id, page]) => withRows.set(id, await withMembers(ctx, page))));
+  return new Map(teamRows.map((t) => [t.id, withRows.get(t.id) ?? new ForbiddenError('You cannot see this team')]));
 }
 
 /**
  * Adds, removes and re-roles team members in one go. A user named in both `add` and `remove` ends
  * up removed; `memberships` sets roles of users added now or already in the team.
  */
-export async function updateTeamMembers(ctx: RequestContext, organizationId: string, teamId: string, input: unknown): Promise<void> {
-  const team = await getTeam(ctx, organizationId, teamId);
-  await ctx.authz.assert('team:admin', team, 'Only organization admins and team owners can manage team members');
-  const org = await getOrganization(ctx, organizationId);
+export async function updateTeamMembers(ctx: RequestContext, organizationId: string, teamId: string, input: TeamMembersUpdateInput): Promise<TeamRow> {
+  const team = await manageableTeam(ctx, organizationId, teamId, 'manage team members');
+  const org = await getOrganization(ctx, team.organizationId);
   const { add = [], remove = [], memberships = {} } = parseInput(teamMembersUpdateSchema, input);
   const added = await resolveMembers(ctx, org, add, 'add');
   const roleTargets = await resolveMembers(ctx, org, Object.keys(memberships), 'memberships');
@@ -232,28 +226,30 @@ export async function updateTeamMembers(ctx: RequestContext, organizationId: str
       await tx.update(teamMembers).set({ role }).where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, userId)));
     }
   });
+  forgetTeamRoles(ctx);
+  return team;
 }
 
-/** Adds one member to the team, or changes their team role. */
-export async function setTeamMember(ctx: RequestContext, organizationId: string, teamId: string, userId: string, input: unknown): Promise<void> {
-  const team = await getTeam(ctx, organizationId, teamId);
-  await ctx.authz.assert('team:admin', team, 'Only organization admins and team owners can manage team members');
+/** Adds one member of the organization to the team, or changes their team role. */
+export async function setTeamMember(ctx: RequestContext, organizationId: string, teamId: string, userId: string, input: TeamMemberSetInput): Promise<TeamRow> {
+  const team = await manageableTeam(ctx, organizationId, teamId, 'manage team members');
   const { role = 'member' } = parseInput(teamMemberSetSchema, input ?? {});
-  const member = await findMemberRow(ctx, team.organizationId, userId);
+  const member = await memberByKey(ctx).load({ organizationId: team.organizationId, userId });
   if (!member) throw new NotFoundError('Member');
   await ctx.db
     .insert(teamMembers)
     .values({ teamId: team.id, organizationId: team.organizationId, userId, role, addedAt: ctx.now() })
     .onConflictDoUpdate({ target: [teamMembers.teamId, teamMembers.userId], set: { role } });
-  teamMemberByKey(ctx).clear({ teamId: team.id, userId });
+  forgetTeamRoles(ctx, { teamId: team.id, userId });
+  return team;
 }
 
 /** Removing someone who is not in the team succeeds. */
-export async function removeTeamMember(ctx: RequestContext, organizationId: string, teamId: string, userId: string): Promise<void> {
-  const team = await getTeam(ctx, organizationId, teamId);
-  await ctx.authz.assert('team:admin', team, 'Only organization admins and team owners can manage team members');
+export async function removeTeamMember(ctx: RequestContext, organizationId: string, teamId: string, userId: string): Promise<TeamRow> {
+  const team = await manageableTeam(ctx, organizationId, teamId, 'manage team members');
   await ctx.db.delete(teamMembers).where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, userId)));
-  teamMemberByKey(ctx).clear({ teamId: team.id, userId });
+  forgetTeamRoles(ctx, { teamId: team.id, userId });
+  return team;
 }
 
 /** The teams a member belongs to, with their role in each. */
@@ -261,12 +257,12 @@ export async function listMemberTeams(
   ctx: RequestContext,
   organizationId: string,
   userId: string,
-  filterInput: { title?: string | null },
+  filterInput: TeamListFilter,
   args: PageArgs,
   max: number,
-): Promise<Page<TeamMemberRow>> {
+): Promise<Page<{ role: TeamRole; team: TeamRow }>> {
   await getMember(ctx, organizationId, userId);
-  const filter = parseInput(teamListFilterSchema, { title: filterInput.title ?? undefined });
+  const filter = parseInput(teamListFilterSchema, filterInput);
   const page = await keysetPage<TeamMemberRow>(
     ctx.db,
     {
@@ -274,9 +270,7 @@ export async function listMemberTeams(
       where: and(
         eq(teamMembers.organizationId, organizationId),
         eq(teamMembers.userId, userId),
-        filter.title
-          ? inArray(teamMembers.teamId, ctx.db.select({ id: teams.id }).from(teams).where(ilike(teams.title, likePattern(filter.title))))
-          : undefined,
+        filter.title ? inArray(teamMembers.teamId, ctx.db.select({ id: teams.id }).from(teams).where(ilike(teams.title, likePattern(filter.title)))) : undefined,
       ),
       keys: [
         { column: teamMembers.addedAt, value: (m) => m.addedAt },
@@ -287,11 +281,8 @@ export async function listMemberTeams(
     args,
     max,
   );
-  return page;
-}
-
-export async function loadTeam(ctx: RequestContext, teamId: string): Promise<TeamRow | null> {
-  return teamById(ctx).load(teamId);
+  const rows = await teamById(ctx).loadMany(page.items.map((m) => m.teamId));
+  return mapPage(page, (m, i) => ({ role: m.role, team: rows[i] as TeamRow }));
 }
 
 /** A team with members, for seeding. System use: no caller to authorize. */

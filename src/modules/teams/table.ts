@@ -1,7 +1,9 @@
-import { index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { foreignKey, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import type { TeamRole } from '../../domain/roles';
+import { organizationMembers } from '../members/table';
 import { organizations } from '../organizations/table';
-import { ts, users } from '../users/table';
+import { ts } from '../../db/columns';
+import { users } from '../users/table';
 
 export const teams = pgTable(
   'teams',
@@ -22,7 +24,7 @@ export const teamMembers = pgTable(
     teamId: text()
       .notNull()
       .references(() => teams.id, { onDelete: 'cascade' }),
-    /** Denormalised from the team so a member's removal from the organization can clear their teams. */
+    /** Denormalised from the team: with the user, it points at their membership, whose end ends this. */
     organizationId: text().notNull(),
     userId: text()
       .notNull()
@@ -32,6 +34,7 @@ export const teamMembers = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.teamId, t.userId] }),
+    foreignKey({ name: 'team_members_membership_fk', columns: [t.organizationId, t.userId], foreignColumns: [organizationMembers.organizationId, organizationMembers.userId] }).onDelete('cascade'),
     index('team_members_user_idx').on(t.organizationId, t.userId),
     index('team_members_team_idx').on(t.teamId, t.addedAt, t.userId),
   ],

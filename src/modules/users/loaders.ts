@@ -1,5 +1,6 @@
 import { anyOf } from '../../db/any';
-import { byKey, defineLoader } from '../../app/loaders';
+import { defineLoader } from '../../db/loader';
+import { byKey } from '../../lib/loaders';
 import { users, type UserRow } from './table';
 
 export const userById = defineLoader<string, UserRow>('userById', async (db, ids) =>

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/context';
+import type { RequestContext } from '../../context/request-context';
 import type { UserRow } from './table';
 
 export function presentUser(ctx: RequestContext, user: UserRow) {

@@ -1,35 +1,12 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { RequestContext } from '../../app/context';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { requireViewer } from '../../domain/authz';
-import { NotFoundError, UnauthenticatedError } from '../../domain/errors';
-import { hashToken, newId, newToken } from '../../domain/ids';
+import { requireViewer, type RequestContext } from '../../context/request-context';
+import { NotFoundError } from '../../domain/errors';
 import { parseInput } from '../../domain/validate';
+import { hashToken, newId, newToken } from '../../lib/ids';
 import { displayNameSchema, emailSchema } from './input';
 import { userById } from './loaders';
 import { apiTokens, users, type UserRow } from './table';
-
-export interface Viewer {
-  user: UserRow;
-}
-
-/**
- * Resolves `Authorization: Bearer <token>`. No header: anonymous (null). A header that does not
- * carry a valid token is refused outright, so a typo never silently turns into "anonymous".
- */
-export async function authenticate(db: Db, header: string | null): Promise<Viewer | null> {
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new UnauthenticatedError('Malformed Authorization header: expected "Bearer <token>"');
-  const [row] = await db
-    .select({ user: users })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(eq(apiTokens.tokenHash, hashToken(match[1])))
-    .limit(1);
-  if (!row) throw new UnauthenticatedError('Invalid or revoked API token');
-  return { user: row.user };
-}
 
 /** Users are visible to anyone signed in: the platform treats name and avatar as public profile. */
 export async function getUser(ctx: RequestContext, id: string): Promise<UserRow> {
@@ -41,11 +18,6 @@ export async function getUser(ctx: RequestContext, id: string): Promise<UserRow>
 
 export function getCurrentUser(ctx: RequestContext): UserRow {
   return requireViewer(ctx).user;
-}
-
-export async function findUsersByEmail(db: Db, emails: string[]): Promise<UserRow[]> {
-  if (emails.length === 0) return [];
-  return db.select().from(users).where(inArray(users.email, emails));
 }
 
 /** The user with this e-mail, created when new. System use: invitations, the command line. */
@@ -62,11 +34,17 @@ export async function ensureUser(db: Db, input: { email: string; name?: string }
   return { user: existing, created: false };
 }
 
-/** A new personal API token. The plain token is returned once; only its hash is stored. */
+/** A new personal API token. The plain token is returned once; only its hash is stored. System use. */
 export async function createApiToken(db: Db, userId: string, label?: string): Promise<string> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
   if (!user) throw new NotFoundError('User');
   const token = newToken();
   await db.insert(apiTokens).values({ id: newId(), userId, tokenHash: hashToken(token), label });
   return token;
+}
+
+/** How many users the server has; the first start seeds demo data when there are none. System use. */
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  return Number(row.n);
 }

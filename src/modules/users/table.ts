@@ -1,7 +1,5 @@
-import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-
-/** Timestamps keep milliseconds only, so a JavaScript Date round-trips exactly through a cursor. */
-export const ts = (name?: string) => (name ? timestamp(name, { withTimezone: true, precision: 3 }) : timestamp({ withTimezone: true, precision: 3 }));
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from '../../db/columns';
 
 export const users = pgTable(
   'users',

@@ -1,0 +1,5 @@
+-- Rows that point at a membership which no longer exists cannot satisfy the new keys: remove them first.
+DELETE FROM "team_members" tm WHERE NOT EXISTS (SELECT 1 FROM "organization_members" m WHERE m."organization_id" = tm."organization_id" AND m."user_id" = tm."user_id");--> statement-breakpoint
+DELETE FROM "content_grants" g WHERE g."user_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "organization_members" m WHERE m."organization_id" = g."organization_id" AND m."user_id" = g."user_id");--> statement-breakpoint
+ALTER TABLE "team_members" ADD CONSTRAINT "team_members_membership_fk" FOREIGN KEY ("organization_id","user_id") REFERENCES "public"."organization_members"("organization_id","user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "content_grants" ADD CONSTRAINT "content_grants_membership_fk" FOREIGN KEY ("organization_id","user_id") REFERENCES "public"."organization_members"("organization_id","user_id") ON DELETE cascade ON UPDATE no action;

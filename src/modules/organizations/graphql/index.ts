@@ -1,0 +1,3 @@
+import './types';
+import './queries';
+import './mutations';

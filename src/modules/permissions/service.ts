@@ -1,0 +1,167 @@
+import { and, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
+import { contentRole, forgetContentAccess, type Content } from '../../access-control/content';
+import type { Tx } from '../../db/client';
+import { byTimeThenId, keysetPage } from '../../db/keyset';
+import { requireViewer, type RequestContext } from '../../context/request-context';
+import { NotFoundError, ValidationError } from '../../domain/errors';
+import { mapPage, type Page, type PageArgs } from '../../domain/page';
+import type { Role } from '../../domain/roles';
+import { parseInput } from '../../domain/validate';
+import { organizationMembers } from '../members/table';
+import { getOrganization } from '../organizations/service';
+import type { OrganizationRow } from '../organizations/table';
+import { teamById } from '../teams/loaders';
+import { teamMembers, teams, type TeamRow } from '../teams/table';
+import { userById } from '../users/loaders';
+import type { UserRow } from '../users/table';
+import { grantInviteSchema, grantRoleSchema, type GrantInviteInput, type GrantRoleInput } from './input';
+import { spaceGrantsByMember, spaceGrantsByTeam } from './loaders';
+import { forGrantee, onContent, writeGrants, type Grantee } from './queries';
+import { contentGrants, type ContentGrantRow } from './table';
+
+export type { Content } from '../../access-control/content';
+export type { Grantee } from './queries';
+
+/** The viewer's role on a space or collection; null when they have none. */
+export function viewerContentRole(ctx: RequestContext, content: Content): Promise<Role | null> {
+  return contentRole(ctx, content);
+}
+
+async function assertAdmin(ctx: RequestContext, content: Content): Promise<void> {
+  if (content.kind === 'space') await ctx.authz.assert('space:admin', content.row, 'Only admins of this space can manage who has access');
+  else await ctx.authz.assert('collection:admin', content.row, 'Only admins of this collection can manage who has access');
+}
+
+/**
+ * Refuses users who are not members of the organization (guests are) and teams of other
+ * organizations. The error's field names the refused entry by its place in the input list.
+ */
+async function checkGrantees(ctx: RequestContext, organizationId: string, userIds: string[], teamIds: string[]): Promise<void> {
+  if (userIds.length) {
+    const rows = await ctx.db
+      .select({ id: organizationMembers.userId })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.organizationId, organizationId), inArray(organizationMembers.userId, userIds)));
+    const found = new Set(rows.map((r) => r.id));
+    const missing = userIds.find((u) => !found.has(u));
+    if (missing) throw new ValidationError(`The user "${missing}" is not a member of the organization`, ['users', String(userIds.indexOf(missing))]);
+  }
+  if (teamIds.length) {
+    const rows = await ctx.db.select({ id: teams.id }).from(teams).where(and(eq(teams.organizationId, organizationId), inArray(teams.id, teamIds)));
+    const found = new Set(rows.map((r) => r.id));
+    const missing = teamIds.find((id) => !found.has(id));
+    if (missing) throw new ValidationError(`The team "${missing}" is not a team of the organization`, ['teams', String(teamIds.indexOf(missing))]);
+  }
+}
+
+async function setGrants(ctx: RequestContext, content: Content, grantees: Grantee[], role: Role | null): Promise<void> {
+  await ctx.db.transaction((tx) => writeGrants(tx, content, grantees, role, ctx.now()));
+  forgetContentAccess(ctx);
+}
+
+/**
+ * Gives users and teams a role on content the caller can see; a null role takes their access
+ * away. Either every grantee is valid and all are written, or nothing is.
+ */
+export async function inviteToContent(ctx: RequestContext, content: Content, input: GrantInviteInput): Promise<void> {
+  await assertAdmin(ctx, content);
+  const { role, users = [], teams: teamIds = [] } = parseInput(grantInviteSchema, input);
+  await checkGrantees(ctx, content.row.organizationId, users, teamIds);
+  const userIds = [...new Set(users)];
+  const uniqueTeams = [...new Set(teamIds)];
+  const grantees: Grantee[] = [...userIds.map((id) => ({ kind: 'user' as const, id })), ...uniqueTeams.map((id) => ({ kind: 'team' as const, id }))];
+  await setGrants(ctx, content, grantees, role);
+}
+
+/** Changes one grantee's role on the content; a user or team outside the organization is NOT_FOUND. */
+export async function setContentGrant(ctx: RequestContext, content: Content, grantee: Grantee, input: GrantRoleInput): Promise<void> {
+  await assertAdmin(ctx, content);
+  const { role } = parseInput(grantRoleSchema, input);
+  const inOrganization =
+    grantee.kind === 'user'
+      ? await ctx.db
+          .select({ id: organizationMembers.userId })
+          .from(organizationMembers)
+          .where(and(eq(organizationMembers.organizationId, content.row.organizationId), eq(organizationMembers.userId, grantee.id)))
+      : await ctx.db.select({ id: teams.id }).from(teams).where(and(eq(teams.organizationId, content.row.organizationId), eq(teams.id, grantee.id)));
+  if (inOrganization.length === 0) throw new NotFoundError(grantee.kind === 'user' ? 'Member' : 'Team');
+  await setGrants(ctx, content, [grantee], role);
+}
+
+/** Removing access someone does not have succeeds. */
+export async function removeContentGrant(ctx: RequestContext, content: Content, grantee: Grantee): Promise<void> {
+  await assertAdmin(ctx, content);
+  await ctx.db.delete(contentGrants).where(and(onContent(content), forGrantee(grantee)));
+  forgetContentAccess(ctx);
+}
+
+export interface UserGrant {
+  role: Role;
+  user: UserRow;
+  grantedAt: Date;
+}
+
+export interface TeamGrant {
+  role: Role;
+  team: TeamRow;
+  grantedAt: Date;
+}
+
+function grantsPage(ctx: RequestContext, where: SQL | undefined, args: PageArgs, max: number): Promise<Page<ContentGrantRow>> {
+  return keysetPage<ContentGrantRow>(
+    ctx.db,
+    { table: contentGrants, where, keys: byTimeThenId(contentGrants.createdAt, (g) => g.createdAt, contentGrants.id), direction: 'asc' },
+    args,
+    max,
+  );
+}
+
+/** Grants to users on content the caller can see, oldest first. */
+export async function listUserGrants(ctx: RequestContext, content: Content, args: PageArgs, max: number): Promise<Page<UserGrant>> {
+  requireViewer(ctx);
+  const page = await grantsPage(ctx, and(onContent(content), isNotNull(contentGrants.userId)), args, max);
+  const users = await userById(ctx).loadMany(page.items.map((g) => g.userId!));
+  return mapPage(page, (g, i) => ({ role: g.role, user: users[i] as UserRow, grantedAt: g.createdAt }));
+}
+
+/**
+ * Grants to teams on content the caller can see, oldest first. Only teams the caller may see are
+ * listed: all of the organization's for members with a role, their own teams for guests.
+ */
+export async function listTeamGrants(ctx: RequestContext, content: Content, args: PageArgs, max: number): Promise<Page<TeamGrant>> {
+  const viewer = requireViewer(ctx);
+  const org: OrganizationRow = await getOrganization(ctx, content.row.organizationId);
+  const seenTeams = (await ctx.authz.can('organization:listMembers', org))
+    ? undefined
+    : inArray(contentGrants.teamId, ctx.db.select({ id: teamMembers.teamId }).from(teamMembers).where(eq(teamMembers.userId, viewer.user.id)));
+  const page = await grantsPage(ctx, and(onContent(content), isNotNull(contentGrants.teamId), seenTeams), args, max);
+  const rows = await teamById(ctx).loadMany(page.items.map((g) => g.teamId!));
+  return mapPage(page, (g, i) => ({ role: g.role, team: rows[i] as TeamRow, grantedAt: g.createdAt }));
+}
+
+export async function countMemberSpaces(ctx: RequestContext, organizationId: string, userId: string): Promise<number> {
+  return (await spaceGrantsByMember(ctx).load(`${organizationId}:${userId}`)) ?? 0;
+}
+
+export async function countTeamSpaces(ctx: RequestContext, teamId: string): Promise<number> {
+  return (await spaceGrantsByTeam(ctx).load(teamId)) ?? 0;
+}
+
+/**
+ * Whoever creates a space or collection administers it, as on the platform: a `create` member may
+ * then rename, move and share what they made. Organization admins need no grant.
+ */
+export async function grantCreator(ctx: RequestContext, tx: Tx, org: OrganizationRow, content: Content): Promise<void> {
+  const viewer = requireViewer(ctx);
+  if (await ctx.authz.can('organization:admin', org)) return;
+  await writeGrants(tx, content, [{ kind: 'user', id: viewer.user.id }], 'admin', ctx.now());
+}
+
+/** Grantees named by ids in a path, for the REST operations on one grant. */
+export function userGrantee(id: string): Grantee {
+  return { kind: 'user', id };
+}
+
+export function teamGrantee(id: string): Grantee {
+  return { kind: 'team', id };
+}

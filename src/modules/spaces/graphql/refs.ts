@@ -1,0 +1,4 @@
+import { builder } from '../../../graphql/builder';
+import type { SpaceRow } from '../table';
+
+export const SpaceRef = builder.objectRef<SpaceRow>('Space');
