@@ -6,12 +6,12 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app/app';
 import { openDatabase, StatementCounter } from '../../src/db/client';
 import { organizationMembers } from '../../src/modules/members/table';
-import { createOrganizationWithAdmin } from '../../src/modules/organizations/service';
+import { bootstrapOrganization } from '../../src/modules/members/service';
 import { teamMembers, teams } from '../../src/modules/teams/table';
 import { createApiToken } from '../../src/modules/users/service';
 import { users } from '../../src/modules/users/table';
-import { newId } from '../../src/domain/ids';
-import { contentGrants } from '../../src/modules/access/table';
+import { newId } from '../../src/lib/ids';
+import { contentGrants } from '../../src/modules/permissions/table';
 import { collections } from '../../src/modules/collections/table';
 import { spaces } from '../../src/modules/spaces/table';
 
@@ -30,7 +30,7 @@ const [admin] = await db.insert(users).values({ id: newId(), email: `bench-${new
 const token = await createApiToken(db, admin.id);
 const orgIds: string[] = [];
 for (let o = 0; o < ORGS; o++) {
-  const org = await createOrganizationWithAdmin(db, { title: `Bench org ${o}`, adminUserId: admin.id });
+  const org = await bootstrapOrganization(db, { title: `Bench org ${o}`, adminUserId: admin.id });
   orgIds.push(org.id);
   for (let start = 0; start < MEMBERS_PER_ORG; start += 1000) {
     const batch = Array.from({ length: Math.min(1000, MEMBERS_PER_ORG - start) }, (_, i) => ({

@@ -22,14 +22,13 @@
  */
 import { eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/domain/ids';
+import { newId } from '../../src/lib/ids';
 import { roleAtLeast, type Role } from '../../src/domain/roles';
-import { contentGrants } from '../../src/modules/access/table';
+import { contentGrants } from '../../src/modules/permissions/table';
 import { collections } from '../../src/modules/collections/table';
-import { upsertMember } from '../../src/modules/members/service';
+import { bootstrapOrganization, upsertMember } from '../../src/modules/members/service';
 import { organizationMembers } from '../../src/modules/members/table';
-import { createOrganizationWithAdmin } from '../../src/modules/organizations/service';
-import { createInitialRevision } from '../../src/modules/revisions/service';
+import { createInitialRevision } from '../../src/modules/revisions/queries';
 import { spaces } from '../../src/modules/spaces/table';
 import { startTestApp, type RestResponse, type TestApp } from '../support/clients';
 import { buildMember, buildOrganization, buildTeam, type Actor, type OrgFixture } from '../support/factories';
@@ -512,7 +511,7 @@ beforeAll(async () => {
   ])).id;
 
   // A's admin administers Annex and is a plain reader of Partner.
-  annex = (await createOrganizationWithAdmin(t.db, { title: 'Zebulon Annex', adminUserId: actors.admin.userId })).id;
+  annex = (await bootstrapOrganization(t.db, { title: 'Zebulon Annex', adminUserId: actors.admin.userId })).id;
   const partnerOrg = await buildOrganization(t.db, 'Zebulon Partner');
   partner = partnerOrg.organizationId;
   await upsertMember(t.db, partner, actors.admin.userId, 'read');

@@ -1,5 +1,5 @@
 import { createApp, type App } from '../../src/app/app';
-import type { Config } from '../../src/app/config';
+import type { Config } from '../../src/config/config';
 import { listen } from '../../src/app/server';
 import { createTestDatabase, type TestDatabase } from './db';
 import { validateResponse } from './openapi';

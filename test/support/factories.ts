@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/client';
 import type { Role, TeamRole } from '../../src/domain/roles';
-import { upsertMember } from '../../src/modules/members/service';
-import { createOrganizationWithAdmin } from '../../src/modules/organizations/service';
+import { bootstrapOrganization, upsertMember } from '../../src/modules/members/service';
 import { bootstrapTeam } from '../../src/modules/teams/service';
 import { createApiToken, ensureUser } from '../../src/modules/users/service';
 
@@ -27,7 +26,7 @@ export interface OrgFixture {
 
 export async function buildOrganization(db: Db, title = `Org ${unique()}`): Promise<OrgFixture> {
   const admin = await buildUser(db, `Admin of ${title}`);
-  const org = await createOrganizationWithAdmin(db, { title, adminUserId: admin.userId });
+  const org = await bootstrapOrganization(db, { title, adminUserId: admin.userId });
   return { organizationId: org.id, admin };
 }
 

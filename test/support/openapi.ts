@@ -3,8 +3,7 @@
  * (`@gitbook/api/spec/openapi.json`), so tests catch drift from the legacy contract.
  */
 import { createRequire } from 'node:module';
-import AjvModule from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 // Under Node ESM the default import of these CJS packages can be the module object itself.

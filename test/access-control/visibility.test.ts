@@ -8,16 +8,16 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/domain/ids';
-import type { DefaultLevel } from '../../../src/domain/permissions';
-import { ROLES, roleAtLeast, type Role } from '../../../src/domain/roles';
-import { contentGrants } from '../../../src/modules/access/table';
-import { collections } from '../../../src/modules/collections/table';
-import { organizationMembers } from '../../../src/modules/members/table';
-import { createInitialRevision } from '../../../src/modules/revisions/service';
-import { spaces } from '../../../src/modules/spaces/table';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../../support/clients';
-import { buildMember, buildOrganization, buildTeam, type Actor } from '../../support/factories';
+import { newId } from '../../src/lib/ids';
+import type { DefaultLevel } from '../../src/domain/permissions';
+import { ROLES, roleAtLeast, type Role } from '../../src/domain/roles';
+import { contentGrants } from '../../src/modules/permissions/table';
+import { collections } from '../../src/modules/collections/table';
+import { organizationMembers } from '../../src/modules/members/table';
+import { createInitialRevision } from '../../src/modules/revisions/queries';
+import { spaces } from '../../src/modules/spaces/table';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
+import { buildMember, buildOrganization, buildTeam, type Actor } from '../support/factories';
 
 /** Seeds whose trees, each on its own, produce every case in COVERAGE (checked at the end). */
 const SEEDS = [106, 178, 202];
