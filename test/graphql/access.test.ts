@@ -2,6 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/clients';
 import { buildMember, buildOrganization, buildTeam, buildUser, type Actor, type OrgFixture } from '../support/factories';
+import { mutations } from '../support/graphql';
 
 let t: TestApp;
 let acme: OrgFixture;
@@ -10,7 +11,6 @@ let admin: Actor;
 let reader: Actor;
 let guest: Actor;
 let outsider: Actor;
-let nextId = 0;
 
 /** Global IDs: a top-level space, a collection closed to guests with a space inside, a space and a team of Beta, Acme's team. */
 const ids = { space: '', collection: '', inside: '', betaSpace: '', team: '', betaTeam: '' };
@@ -55,40 +55,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs one mutation, always asking for clientMutationId, userErrors and both content fields. */
-async function mutate(name: string, input: Record<string, unknown>, token = admin.token, select = 'space { id } collection { id }') {
-  const type = `${name[0].toUpperCase()}${name.slice(1)}Input`;
-  const clientMutationId = `m${++nextId}`;
-  const res = await t.graphql(
-    `mutation ($input: ${type}!) { ${name}(input: $input) { clientMutationId userErrors { code field message } ${select} } }`,
-    { input: { ...input, clientMutationId } },
-    token,
-  );
-  return { ...res.body, payload: res.body.data?.[name] };
-}
+/** Mutations as Acme's admin, asking for both content fields unless a call selects others. */
+const gql = mutations(() => t, { token: () => admin.token, select: 'space { id } collection { id }' });
+const succeed = (name: string, input: Record<string, unknown>, select?: string) => gql.succeed(name, input, select);
 
-async function succeed(name: string, input: Record<string, unknown>, select?: string) {
-  const res = await mutate(name, input, admin.token, select);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.payload.userErrors).toEqual([]);
-  expect(res.payload.clientMutationId).toBe(`m${nextId}`);
-  return res.payload;
-}
-
-/** A mutation refused with a top-level error carrying `code`. */
+/** A mutation refused with a top-level error carrying `code`, and no data. */
 async function refused(name: string, input: Record<string, unknown>, token: string, code: string) {
-  const res = await mutate(name, input, token);
-  expect(res.errors, JSON.stringify(res)).toHaveLength(1);
-  expect(res.errors[0].extensions.code).toBe(code);
-  expect(res.errors[0].path).toEqual([name]);
+  const res = await gql.refused(name, input, token, code);
   expect(res.data).toBeNull();
 }
 
 /** A mutation whose input is refused with one user error and no content. */
 async function userError(name: string, input: Record<string, unknown>, field: string[] | null) {
-  const res = await mutate(name, input);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.payload.userErrors).toEqual([{ code: 'VALIDATION_FAILED', field, message: expect.any(String) }]);
+  const res = await gql.userError(name, input, 'VALIDATION_FAILED', field);
   expect(res.payload.space).toBeNull();
   expect(res.payload.collection).toBeNull();
   return res.payload.userErrors[0].message as string;

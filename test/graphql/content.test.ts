@@ -3,6 +3,7 @@ import type { Role } from '../../src/domain/roles';
 import { upsertMember } from '../../src/modules/members/service';
 import { startTestApp, type TestApp } from '../support/clients';
 import { buildMember, buildOrganization, buildTeam, buildUser, type Actor, type OrgFixture } from '../support/factories';
+import { mutations } from '../support/graphql';
 
 let t: TestApp;
 let acme: OrgFixture;
@@ -13,7 +14,6 @@ let outsider: Actor;
 /** Global IDs of Acme, of Beta (which Acme's admin also administers) and of Gamma (where they only read). */
 const orgs = { acme: '', beta: '', gamma: '' };
 let betaId: string;
-let nextId = 0;
 
 const SPACE = `space { id restId title emoji icon language editMode visibility defaultLevel revisionId
   counters { comments changeRequests changeRequestsOpen changeRequestsDraft }
@@ -42,41 +42,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs one mutation with `select` picked from its payload, always asking for clientMutationId and userErrors. */
-async function mutate(name: string, input: Record<string, unknown>, token: string, select = '') {
-  const type = `${name[0].toUpperCase()}${name.slice(1)}Input`;
-  const clientMutationId = `m${++nextId}`;
-  const res = await t.graphql(
-    `mutation ($input: ${type}!) { ${name}(input: $input) { clientMutationId userErrors { code field message } ${select} } }`,
-    { input: { ...input, clientMutationId } },
-    token,
-  );
-  return { ...res.body, payload: res.body.data?.[name], clientMutationId };
-}
-
-/** The payload of a mutation that must succeed; it echoes clientMutationId. */
-async function succeed(name: string, input: Record<string, unknown>, select = '', token = admin.token) {
-  const res = await mutate(name, input, token, select);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.payload.userErrors).toEqual([]);
-  expect(res.payload.clientMutationId).toBe(res.clientMutationId);
-  return res.payload;
-}
+/** Mutations as Acme's admin unless a call names another token; `succeed` and `refused` as the shared ones. */
+const gql = mutations(() => t, { token: () => admin.token });
+const { succeed, refused } = gql;
 
 /** A mutation whose input is refused: one user error, no top-level error, no entity. */
 async function userError(name: string, input: Record<string, unknown>, code: string, field: string[] | null, entity: string) {
-  const res = await mutate(name, input, admin.token, `${entity} { id }`);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.payload.userErrors).toEqual([{ code, field, message: expect.any(String) }]);
+  const res = await gql.userError(name, input, code, field, { select: `${entity} { id }` });
   expect(res.payload[entity]).toBeNull();
-}
-
-/** A mutation refused with a top-level error carrying `code`. */
-async function refused(name: string, input: Record<string, unknown>, token: string, code: string) {
-  const res = await mutate(name, input, token);
-  expect(res.errors, JSON.stringify(res)).toHaveLength(1);
-  expect(res.errors[0].extensions.code).toBe(code);
-  expect(res.errors[0].path).toEqual([name]);
 }
 
 async function node(id: string, token = admin.token, select = '__typename ... on Space { title } ... on Collection { title }') {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/clients';
 import { buildMember, buildOrganization, buildTeam, buildUser, type Actor, type OrgFixture } from '../support/factories';
+import { mutations } from '../support/graphql';
 
 let t: TestApp;
 let acme: OrgFixture;
 let admin: string;
 let reader: Actor;
 let acmeGid: string;
-let nextId = 0;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -18,40 +18,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs one mutation with `select` picked from its payload, always asking for clientMutationId and userErrors. */
-async function mutate(name: string, input: Record<string, unknown>, token: string, select = '') {
-  const type = `${name[0].toUpperCase()}${name.slice(1)}Input`;
-  const clientMutationId = `m${++nextId}`;
-  const res = await t.graphql(
-    `mutation ($input: ${type}!) { ${name}(input: $input) { clientMutationId userErrors { code field message } ${select} } }`,
-    { input: { ...input, clientMutationId } },
-    token,
-  );
-  return { ...res.body, payload: res.body.data?.[name], clientMutationId };
-}
-
-/** The payload of a mutation that must succeed; it echoes clientMutationId. */
-async function succeed(name: string, input: Record<string, unknown>, select = '', token = admin) {
-  const res = await mutate(name, input, token, select);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.payload.userErrors).toEqual([]);
-  expect(res.payload.clientMutationId).toBe(res.clientMutationId);
-  return res.payload;
-}
+/** Mutations as Acme's admin unless a call names another token; `mutate` and `succeed` as the shared ones. */
+const gql = mutations(() => t, { token: () => admin });
+const { mutate, succeed } = gql;
 
 /** A mutation refused to a `read` member: a top-level FORBIDDEN error. */
-async function forbidden(name: string, input: Record<string, unknown>) {
-  const res = await mutate(name, input, reader.token);
-  expect(res.errors).toHaveLength(1);
-  expect(res.errors[0].extensions.code).toBe('FORBIDDEN');
-  expect(res.errors[0].path).toEqual([name]);
-}
+const forbidden = (name: string, input: Record<string, unknown>) => gql.refused(name, input, reader.token, 'FORBIDDEN');
 
-/** A mutation whose input is refused: one user error on `field`, no top-level error. */
+/** A mutation whose input is refused: one user error on `field`, no top-level error; it echoes clientMutationId. */
 async function userError(name: string, input: Record<string, unknown>, code: string, field: string[]) {
-  const res = await mutate(name, input, admin);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.payload.userErrors).toEqual([{ code, field, message: expect.any(String) }]);
+  const res = await gql.userError(name, input, code, field);
   expect(res.payload.clientMutationId).toBe(res.clientMutationId);
   return res.payload;
 }

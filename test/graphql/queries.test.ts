@@ -1,14 +1,11 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/clients';
-import { buildMember, buildOrganization, buildTeam, type Actor, type OrgFixture } from '../support/factories';
+import type { TestApp } from '../support/clients';
+import { buildTeam, type Actor, type OrgFixture } from '../support/factories';
+import { scenario } from '../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
-let reader: Actor;
-let owner: Actor;
-let guest: Actor;
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
+let reader: Actor, owner: Actor, guest: Actor;
 let editors: Actor[];
 let acmeTeamId: string;
 let otherTeamId: string;
@@ -22,17 +19,16 @@ async function query(source: string, variables: Record<string, unknown>, token: 
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  reader = await buildMember(t.db, acme.organizationId, 'read', 'Rita Reader');
-  owner = await buildMember(t.db, acme.organizationId, 'read', 'Olga Owner');
-  guest = await buildMember(t.db, acme.organizationId, null, 'Gus Guest');
-  editors = [
-    await buildMember(t.db, acme.organizationId, 'edit', 'Eddie Editor'),
-    await buildMember(t.db, acme.organizationId, 'edit', 'Edna Editor'),
-    await buildMember(t.db, acme.organizationId, 'comment', 'Cora Comment'),
-  ];
+  let eddie: Actor, edna: Actor, cora: Actor;
+  ({ t, acme, other, people: { reader, owner, guest, eddie, edna, cora } } = await scenario({
+    reader: ['read', 'Rita Reader'],
+    owner: ['read', 'Olga Owner'],
+    guest: [null, 'Gus Guest'],
+    eddie: ['edit', 'Eddie Editor'],
+    edna: ['edit', 'Edna Editor'],
+    cora: ['comment', 'Cora Comment'],
+  }));
+  editors = [eddie, edna, cora];
   acmeTeamId = (await buildTeam(t.db, acme.organizationId, 'Docs', [{ userId: owner.userId, role: 'owner' }])).id;
   otherTeamId = (await buildTeam(t.db, other.organizationId, 'Secret')).id;
 });

@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMember, buildOrganization, buildUser, type Actor, type OrgFixture } from '../../support/factories';
-import { startTestApp, type TestApp } from '../../support/clients';
+import { buildOrganization, buildUser, type Actor, type OrgFixture } from '../../support/factories';
+import type { TestApp } from '../../support/clients';
+import { scenario } from '../../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
-let reader: Actor;
-let editor: Actor;
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
+let reader: Actor, editor: Actor;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  reader = await buildMember(t.db, acme.organizationId, 'read');
-  editor = await buildMember(t.db, acme.organizationId, 'edit');
+  ({ t, acme, other, people: { reader, editor } } = await scenario({ reader: ['read'], editor: ['edit'] }));
 });
 afterAll(() => t.close());
 

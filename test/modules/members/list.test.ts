@@ -1,31 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/client';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
-import { startTestApp, type TestApp } from '../../support/clients';
+import type { TestApp } from '../../support/clients';
+import { scenario } from '../../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
-let alice: Actor;
-let bob: Actor;
-let guest: Actor;
-let percent: Actor;
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
+let alice: Actor, bob: Actor, guest: Actor, percent: Actor;
 
 // Members made a few milliseconds apart, so "newest first" has one answer.
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  await tick();
-  alice = await buildMember(t.db, acme.organizationId, 'edit', 'Alice Liddell');
-  await tick();
-  bob = await buildMember(t.db, acme.organizationId, 'read', 'Bob Builder');
-  await tick();
-  guest = await buildMember(t.db, acme.organizationId, null, 'Gary Guest');
-  await tick();
-  percent = await buildMember(t.db, acme.organizationId, 'comment', '100% Sure');
+  ({ t, acme, other, people: { alice, bob, guest, percent } } = await scenario(
+    {
+      alice: ['edit', 'Alice Liddell'],
+      bob: ['read', 'Bob Builder'],
+      guest: [null, 'Gary Guest'],
+      percent: ['comment', '100% Sure'],
+    },
+    { beforeEachMember: tick },
+  ));
   await buildMember(t.db, other.organizationId, 'edit', 'Alice Elsewhere');
 });
 afterAll(() => t.close());

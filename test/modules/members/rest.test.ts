@@ -1,22 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyVisitorClaims } from '../../../src/modules/members/service';
 import { buildMember, buildOrganization, buildTeam, buildUser, type Actor, type OrgFixture } from '../../support/factories';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../../support/clients';
+import { TEST_ORIGIN, type TestApp } from '../../support/clients';
+import { scenario } from '../../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
-let editor: Actor;
-let reader: Actor;
-let guest: Actor;
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
+let editor: Actor, reader: Actor, guest: Actor;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  editor = await buildMember(t.db, acme.organizationId, 'edit', 'Eddie Editor');
-  reader = await buildMember(t.db, acme.organizationId, 'read', 'Rita Reader');
-  guest = await buildMember(t.db, acme.organizationId, null, 'Gus Guest');
+  ({ t, acme, other, people: { editor, reader, guest } } = await scenario({
+    editor: ['edit', 'Eddie Editor'],
+    reader: ['read', 'Rita Reader'],
+    guest: [null, 'Gus Guest'],
+  }));
 });
 afterAll(() => t.close());
 afterEach(() => {

@@ -1,19 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationMembers } from '../../../src/modules/members/table';
-import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
-import { startTestApp, type TestApp } from '../../support/clients';
+import { buildMember, type Actor, type OrgFixture } from '../../support/factories';
+import type { TestApp } from '../../support/clients';
+import { scenario } from '../../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
 let reader: Actor;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  reader = await buildMember(t.db, acme.organizationId, 'read');
+  ({ t, acme, other, people: { reader } } = await scenario({ reader: ['read'] }));
 });
 afterAll(() => t.close());
 

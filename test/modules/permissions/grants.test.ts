@@ -1,39 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMember, buildOrganization, buildTeam, buildUser, type Actor, type OrgFixture } from '../../support/factories';
-import { startTestApp, type TestApp } from '../../support/clients';
+import { buildMember, buildTeam, buildUser, type Actor, type OrgFixture } from '../../support/factories';
+import type { TestApp } from '../../support/clients';
+import { contentHelpers } from '../../support/content';
+import { scenario } from '../../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
-let reader: Actor;
-let guest: Actor;
-let teamGuest: Actor;
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
+let reader: Actor, guest: Actor, teamGuest: Actor;
 let teamId: string;
 let foreignTeamId: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  reader = await buildMember(t.db, acme.organizationId, 'read', 'Rita Reader');
-  guest = await buildMember(t.db, acme.organizationId, null, 'Gus Guest');
-  teamGuest = await buildMember(t.db, acme.organizationId, null, 'Tess Teamguest');
+  ({ t, acme, other, people: { reader, guest, teamGuest } } = await scenario({
+    reader: ['read', 'Rita Reader'],
+    guest: [null, 'Gus Guest'],
+    teamGuest: [null, 'Tess Teamguest'],
+  }));
   teamId = (await buildTeam(t.db, acme.organizationId, 'Writers', [{ userId: teamGuest.userId, role: 'member' }])).id;
   foreignTeamId = (await buildTeam(t.db, other.organizationId, 'Elsewhere')).id;
 });
 afterAll(() => t.close());
 
 const admin = () => acme.admin.token;
-async function newSpace(body: Record<string, unknown> = {}) {
-  const res = await t.rest('POST', `/v1/orgs/${acme.organizationId}/spaces`, { token: admin(), body: { title: 'Shared', ...body } });
-  expect(res.status).toBe(201);
-  return res.body as { id: string };
-}
-async function newCollection() {
-  const res = await t.rest('POST', `/v1/orgs/${acme.organizationId}/collections`, { token: admin(), body: { title: 'Handbook' } });
-  expect(res.status).toBe(201);
-  return res.body as { id: string };
-}
+const content = contentHelpers(() => t, () => acme);
+const newSpace = async (body: Record<string, unknown> = {}) => (await content.newSpace({ title: 'Shared', ...body })) as { id: string };
+const newCollection = async () => (await content.newCollection({ title: 'Handbook' })) as { id: string };
 const permissionsOf = async (spaceId: string, token: string) => {
   const res = await t.rest('GET', `/v1/spaces/${spaceId}`, { token });
   return res.status === 200 ? res.body.permissions : res.status;

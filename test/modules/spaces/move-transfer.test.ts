@@ -6,6 +6,7 @@ import { contentGrants } from '../../../src/modules/permissions/table';
 import { upsertMember } from '../../../src/modules/members/service';
 import { buildMember, buildOrganization, buildTeam, type Actor, type OrgFixture } from '../../support/factories';
 import { startTestApp, type TestApp } from '../../support/clients';
+import { contentHelpers } from '../../support/content';
 
 /**
  * Moving spaces and collections inside an organization, and transferring them to another one.
@@ -43,16 +44,7 @@ afterAll(() => t.close());
 type Json = Record<string, any>;
 const admin = () => acme.admin.token;
 
-async function newCollection(body: Json = {}, org: OrgFixture = acme): Promise<Json> {
-  const res = await t.rest('POST', `/v1/orgs/${org.organizationId}/collections`, { token: org.admin.token, body: { title: 'Collection', ...body } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-async function newSpace(body: Json = {}, org: OrgFixture = acme): Promise<Json> {
-  const res = await t.rest('POST', `/v1/orgs/${org.organizationId}/spaces`, { token: org.admin.token, body: { title: 'Space', ...body } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
+const { newSpace, newCollection } = contentHelpers(() => t, () => acme);
 const moveSpace = (id: string, body: unknown, token = admin()) => t.rest('POST', `/v1/spaces/${id}/move`, { token, body });
 const moveCollection = (id: string, body: unknown, token = admin()) => t.rest('POST', `/v1/collections/${id}/move`, { token, body });
 const transferSpace = (id: string, body: unknown, token = admin()) => t.rest('POST', `/v1/spaces/${id}/transfer`, { token, body });

@@ -1,66 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../../support/clients';
-import { inCreationOrder } from '../../support/clock';
+import { TEST_ORIGIN, type TestApp } from '../../support/clients';
+import { contentHelpers } from '../../support/content';
+import { scenario } from '../../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
-let reader: Actor;
-let commenter: Actor;
-let editor: Actor;
-let creator: Actor;
-let guest: Actor;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  reader = await buildMember(t.db, acme.organizationId, 'read', 'Rita Reader');
-  commenter = await buildMember(t.db, acme.organizationId, 'comment', 'Carl Commenter');
-  editor = await buildMember(t.db, acme.organizationId, 'edit', 'Eddie Editor');
-  creator = await buildMember(t.db, acme.organizationId, 'create', 'Cora Creator');
-  guest = await buildMember(t.db, acme.organizationId, null, 'Gus Guest');
-});
-afterAll(() => t.close());
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
+let reader: Actor, commenter: Actor, editor: Actor, creator: Actor, guest: Actor;
 
 type Json = Record<string, any>;
 
 const admin = () => acme.admin.token;
-const created = inCreationOrder(() => t);
+const { newSpace, newCollection, listIds, allPages } = contentHelpers(() => t, () => acme, { inCreationOrder: true });
+
+beforeAll(async () => {
+  ({ t, acme, other, people: { reader, commenter, editor, creator, guest } } = await scenario({
+    reader: ['read', 'Rita Reader'],
+    commenter: ['comment', 'Carl Commenter'],
+    editor: ['edit', 'Eddie Editor'],
+    creator: ['create', 'Cora Creator'],
+    guest: [null, 'Gus Guest'],
+  }));
+});
+afterAll(() => t.close());
+
 const spacesPath = (org: OrgFixture = acme) => `/v1/orgs/${org.organizationId}/spaces`;
 const createSpace = (body: unknown = {}, { token = admin(), org = acme }: { token?: string; org?: OrgFixture } = {}) =>
   t.rest('POST', spacesPath(org), { token, body });
-async function newSpace(body: Json = {}, org: OrgFixture = acme): Promise<Json> {
-  const res = await created(() => createSpace({ title: 'Space', ...body }, { token: org.admin.token, org }));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-async function newCollection(body: Json = {}, org: OrgFixture = acme): Promise<Json> {
-  const res = await created(() => t.rest('POST', `/v1/orgs/${org.organizationId}/collections`, { token: org.admin.token, body: { title: 'Collection', ...body } }));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
 const getSpace = (id: string, token = admin()) => t.rest('GET', `/v1/spaces/${id}`, { token });
 const patchSpace = (id: string, body: unknown, token = admin()) => t.rest('PATCH', `/v1/spaces/${id}`, { token, body });
-/** Every page of a list, following `next.page`. */
-async function allPages(path: string, limit: number, token: string): Promise<{ pages: Json[]; ids: string[] }> {
-  const pages: Json[] = [];
-  let page: string | undefined;
-  do {
-    const sep = path.includes('?') ? '&' : '?';
-    const res = await t.rest('GET', `${path}${sep}limit=${limit}${page ? `&page=${encodeURIComponent(page)}` : ''}`, { token });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    pages.push(res.body);
-    page = res.body.next?.page;
-  } while (page);
-  return { pages, ids: pages.flatMap((p) => p.items.map((s: Json) => s.id)) };
-}
-const listIds = async (path: string, token = admin()) => {
-  const res = await t.rest('GET', path, { token });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.items.map((s: Json) => s.id) as string[];
-};
 const collectionSpaceIds = (collectionId: string, token = admin()) => listIds(`/v1/collections/${collectionId}/spaces?limit=1000`, token);
 
 const ALL_FALSE = {

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMember, buildOrganization, buildTeam, buildUser, type Actor, type OrgFixture } from '../../support/factories';
-import { startTestApp, type TestApp } from '../../support/clients';
+import { buildMember, buildTeam, buildUser, type Actor, type OrgFixture } from '../../support/factories';
+import type { TestApp } from '../../support/clients';
+import { scenario } from '../../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
-let owner: Actor;
-let reader: Actor;
-let editor: Actor;
-let guest: Actor;
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
+let owner: Actor, reader: Actor, editor: Actor, guest: Actor;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  owner = await buildMember(t.db, acme.organizationId, 'read', 'Olga Owner');
-  reader = await buildMember(t.db, acme.organizationId, 'read', 'Rita Reader');
-  editor = await buildMember(t.db, acme.organizationId, 'edit', 'Eddie Editor');
-  guest = await buildMember(t.db, acme.organizationId, null, 'Gus Guest');
+  ({ t, acme, other, people: { owner, reader, editor, guest } } = await scenario({
+    owner: ['read', 'Olga Owner'],
+    reader: ['read', 'Rita Reader'],
+    editor: ['edit', 'Eddie Editor'],
+    guest: [null, 'Gus Guest'],
+  }));
 });
 afterAll(() => t.close());
 

@@ -1,25 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMember, buildOrganization, buildTeam, buildUser, type Actor, type OrgFixture } from '../../support/factories';
-import { startTestApp, type TestApp } from '../../support/clients';
+import { buildMember, buildTeam, buildUser, type Actor, type OrgFixture } from '../../support/factories';
+import type { TestApp } from '../../support/clients';
+import { scenario } from '../../support/scenario';
 
-let t: TestApp;
-let acme: OrgFixture;
-let other: OrgFixture;
-let editor: Actor;
-let reader: Actor;
-let owner: Actor;
-let guest: Actor;
+let t: TestApp, acme: OrgFixture, other: OrgFixture;
+let editor: Actor, reader: Actor, owner: Actor, guest: Actor;
 let writersId: string;
 let othersTeamId: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acme = await buildOrganization(t.db, 'Acme');
-  other = await buildOrganization(t.db, 'Other');
-  editor = await buildMember(t.db, acme.organizationId, 'edit', 'Eddie Editor');
-  reader = await buildMember(t.db, acme.organizationId, 'read', 'Rita Reader');
-  owner = await buildMember(t.db, acme.organizationId, 'read', 'Olga Owner');
-  guest = await buildMember(t.db, acme.organizationId, null, 'Gus Guest');
+  ({ t, acme, other, people: { editor, reader, owner, guest } } = await scenario({
+    editor: ['edit', 'Eddie Editor'],
+    reader: ['read', 'Rita Reader'],
+    owner: ['read', 'Olga Owner'],
+    guest: [null, 'Gus Guest'],
+  }));
   writersId = (
     await buildTeam(t.db, acme.organizationId, 'Writers', [
       { userId: owner.userId, role: 'owner' },
