@@ -76,9 +76,21 @@ export async function startPrivateCluster(bin: string, options: { port?: number 
   };
 
   let stopped = false;
+  // Should the test runner exit without afterAll (interrupted), take the cluster down with it.
+  const killOnExit = () => {
+    try {
+      const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGQUIT');
+    } catch {
+      // not running
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    process.removeListener('exit', killOnExit);
     try {
       if (existsSync(join(data, 'postmaster.pid'))) await run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', '-t', '30', 'stop'], 40_000);
     } catch {

@@ -22,8 +22,11 @@ describe.skipIf(!bin)('server started before its database', { timeout: 120_000 }
   let server: ServerProcess | undefined;
 
   afterAll(async () => {
-    await server?.stop();
-    await cluster?.stop();
+    try {
+      await server?.stop();
+    } finally {
+      await cluster?.stop();
+    }
   }, 60_000);
 
   it('retries with back-off, one log line per attempt, then serves', async () => {

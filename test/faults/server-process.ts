@@ -31,9 +31,13 @@ export function spawnServerProcess(env: Record<string, string>, startTimeoutMs =
   });
   let output = '';
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  // Should the test runner exit without stopping it (interrupted), do not leave the server behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       exit = { code, signal };
+      process.removeListener('exit', killOnExit);
       resolve();
     }),
   );
