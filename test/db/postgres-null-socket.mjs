@@ -13,6 +13,9 @@
 // 3. "stale write timer": the socket closes while a write is buffered for the next tick. The timer
 //    is cleared but not forgotten, so the reconnected connection never flushes its startup message
 //    and every later query waits until connect_timeout.
+// 4. "types fetch cut off": the connection dies during the array-types query every new connection
+//    runs first, and reconnecting fails: that internal query's rejection goes unhandled, which
+//    ends the process (porsager/postgres#1192, #1223).
 // Prints one JSON line, a result per scenario; exits 0 when all behave.
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
@@ -133,6 +136,36 @@ const results = {};
   const next = await outcome(sql.unsafe('select 5').simple());
   const ms = Date.now() - started;
   results.staleWriteTimer = { cutOff, next, ms, ok: next === 'resolved' && ms < 1000 };
+  await sql.end({ timeout: 0 });
+}
+
+{
+  // 4. The connection dies while it fetches array types (fetch_types, first query of every new
+  //    connection), and connecting again fails. The caller's query must get the error; unpatched,
+  //    the internal types query's rejection is also left unhandled, which ends a process.
+  const unhandled = [];
+  const onUnhandled = (error) => unhandled.push(error.code ?? error.message);
+  process.on('unhandledRejection', onUnhandled);
+  let opened = 0;
+  const sql = postgres({
+    socket: () => {
+      opened += 1;
+      if (opened > 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      const socket = new FakeSocket();
+      const write = socket.write.bind(socket);
+      // The types query is the first one in the extended protocol (Parse): the server goes away.
+      socket.write = (buffer, callback) => (socket.started && buffer[0] === 0x50 ? (socket.drop(), true) : write(buffer, callback));
+      return socket;
+    },
+    max: 1,
+    connect_timeout: 2,
+    backoff: 0.01,
+    onnotice: () => {},
+  });
+  const query = await outcome(sql.unsafe('select 6').simple());
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  process.off('unhandledRejection', onUnhandled);
+  results.typesFetchCutOff = { query, unhandled, ok: query === 'rejected ECONNREFUSED' && unhandled.length === 0 };
   await sql.end({ timeout: 0 });
 }
 

@@ -27,6 +27,7 @@ describe('postgres.js patch', () => {
         nullSocket: { query: 'rejected CONNECTION_CLOSED', ok: true },
         releaseAfterClose: { queries: ['resolved', 'resolved'], ok: true },
         staleWriteTimer: { cutOff: 'rejected CONNECTION_CLOSED', next: 'resolved', ms: expect.any(Number), ok: true },
+        typesFetchCutOff: { query: 'rejected ECONNREFUSED', unhandled: [], ok: true },
       });
       expect(code).toBe(0);
     });
