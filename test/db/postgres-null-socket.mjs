@@ -16,6 +16,11 @@
 // 4. "types fetch cut off": the connection dies during the array-types query every new connection
 //    runs first, and reconnecting fails: that internal query's rejection goes unhandled, which
 //    ends the process (porsager/postgres#1192, #1223).
+// 5. "stale error replay": the server ends a session with an error (57P01 on shutdown) during a
+//    query; the error is kept and the reconnected session's first query is rejected with it.
+// 6. "refused while starting": after a session died during a query, the server refuses new sessions
+//    (57P03, starting up). The dead query, still set, makes the driver take each refusal for its
+//    error and reconnect silently, again and again: the waiting query hangs instead of failing.
 // Prints one JSON line, a result per scenario; exits 0 when all behave.
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
@@ -39,6 +44,8 @@ const int32 = (n) => {
 const AUTH_OK = message('R', int32(0));
 const READY = message('Z', Buffer.from('I'));
 const SELECT_DONE = message('C', Buffer.from('SELECT 0\0'));
+const STARTING_UP_ERROR = message('E', Buffer.from('SFATAL\0C57P03\0Mthe database system is starting up\0\0'));
+const SHUTDOWN_ERROR = message('E', Buffer.from('SFATAL\0C57P01\0Mterminating connection due to administrator command\0\0'));
 
 /** Speaks just enough of the protocol: trust auth, then simple queries answering no rows. */
 class FakeSocket extends EventEmitter {
@@ -166,6 +173,62 @@ const results = {};
   await new Promise((resolve) => setTimeout(resolve, 50));
   process.off('unhandledRejection', onUnhandled);
   results.typesFetchCutOff = { query, unhandled, ok: query === 'rejected ECONNREFUSED' && unhandled.length === 0 };
+  await sql.end({ timeout: 0 });
+}
+
+{
+  // 5. The server ends the session with an error (57P01, as every backend does on a fast or
+  //    immediate shutdown) while a query runs. Once the connection is back, queries must succeed.
+  const { sql, sockets } = pool();
+  await sql.unsafe('select 7').simple();
+  const socket = sockets.at(-1);
+  const write = socket.write.bind(socket);
+  socket.write = (buffer, callback) => {
+    if (buffer[0] !== 0x51) return write(buffer, callback); // not a simple query
+    setImmediate(() => {
+      socket.emit('data', SHUTDOWN_ERROR);
+      socket.drop();
+    });
+    return true;
+  };
+  const killed = await outcome(sql.unsafe('select 8').simple());
+  const next = await outcome(sql.unsafe('select 9').simple());
+  results.staleErrorReplay = { killed, next, ok: next === 'resolved' };
+  await sql.end({ timeout: 0 });
+}
+
+{
+  // 6. A session dies during a query; while the server starts up again it refuses sessions with
+  //    57P03. The next query must fail fast with that refusal, as on a fresh pool, not wait on.
+  let opened = 0;
+  const sockets = [];
+  const sql = postgres({
+    socket: () => {
+      opened += 1;
+      const socket = new FakeSocket();
+      sockets.push(socket);
+      if (opened >= 2) {
+        // Refuses the startup: every later connection attempt meets a starting-up server.
+        socket.write = () => (setImmediate(() => (socket.emit('data', STARTING_UP_ERROR), socket.drop())), true);
+      }
+      return socket;
+    },
+    max: 1,
+    fetch_types: false,
+    connect_timeout: 2,
+    backoff: 0.05,
+    onnotice: () => {},
+  });
+  await sql.unsafe('select 10').simple();
+  const first = sockets.at(-1);
+  const write = first.write.bind(first);
+  first.write = (buffer, callback) => (buffer[0] === 0x51 ? (setImmediate(() => first.drop()), true) : write(buffer, callback));
+  const killed = await outcome(sql.unsafe('select 11').simple());
+  const started = Date.now();
+  const waited = new Promise((resolve) => setTimeout(resolve, 1500, 'still waiting after 1.5 s'));
+  const refused = await Promise.race([outcome(sql.unsafe('select 12').simple()), waited]);
+  const ms = Date.now() - started;
+  results.refusedWhileStarting = { killed, refused, attempts: opened - 1, ok: refused === 'rejected 57P03' && ms < 1000 };
   await sql.end({ timeout: 0 });
 }
 

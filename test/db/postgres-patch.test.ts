@@ -28,6 +28,8 @@ describe('postgres.js patch', () => {
         releaseAfterClose: { queries: ['resolved', 'resolved'], ok: true },
         staleWriteTimer: { cutOff: 'rejected CONNECTION_CLOSED', next: 'resolved', ms: expect.any(Number), ok: true },
         typesFetchCutOff: { query: 'rejected ECONNREFUSED', unhandled: [], ok: true },
+        staleErrorReplay: { killed: 'rejected CONNECTION_CLOSED', next: 'resolved', ok: true },
+        refusedWhileStarting: { killed: 'rejected CONNECTION_CLOSED', refused: 'rejected 57P03', attempts: 1, ok: true },
       });
       expect(code).toBe(0);
     });
