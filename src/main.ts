@@ -1,19 +1,21 @@
 import { createApp } from './app/app';
+import { requestTimeoutMs, withDeadline } from './app/deadline';
 import { loadConfig } from './config/config';
 import { seedDemoIfEmpty } from './app/seed';
 import { listen } from './app/server';
-import { openDatabase } from './db/client';
+import { openDatabaseWhenReachable } from './db/reachable';
 import { JobQueue } from './jobs/queue';
 
 const config = loadConfig();
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true });
+// A database that is not up yet (or restarting) is waited for, with one log line per attempt.
+const database = await openDatabaseWhenReachable({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true });
 const demo = await seedDemoIfEmpty(database.db);
 const services = { db: database.db, config, now: () => new Date() };
 const app = createApp(services);
 // After the migrations: pg-boss then creates or migrates its own schema. Only the server works
 // jobs; the command line never starts the queue.
 const jobs = await JobQueue.start({ database, now: services.now });
-const { port, stop } = await listen(app, config.port);
+const { port, stop } = await listen(withDeadline(app, requestTimeoutMs()), config.port);
 
 const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
 console.log(`Quire listening on http://localhost:${port} (data: ${where})`);

@@ -2,10 +2,12 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
+import { isDatabaseUnavailable } from '../lib/unavailable';
 import { DomainError, UnauthenticatedError } from '../domain/errors';
 import { toGraphQLError } from '../graphql/errors';
 import { queryLimitsRule } from '../graphql/limits';
 import { schema } from '../graphql/schema';
+import { asServiceUnavailable, serviceUnavailableResponse } from '../graphql/unavailable';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
 import { createRequestContext, type AppServices } from '../auth/context';
@@ -33,6 +35,7 @@ export function createApp(services: AppServices): App {
       maskError: (error, message, isDev) => {
         // Expected refusals pass through untouched (yoga logs only errors it had to replace).
         if (error instanceof GraphQLError && error.originalError instanceof DomainError) return error;
+        if (isDatabaseUnavailable(error)) return asServiceUnavailable(error);
         const mapped = toGraphQLError(error);
         if (mapped) return mapped;
         // Pothos refusing an argument (a global ID of the wrong type, a bad `first`) is the caller's mistake.
@@ -58,6 +61,7 @@ export function createApp(services: AppServices): App {
           ctx = await createRequestContext(services, request);
         } catch (error) {
           if (error instanceof UnauthenticatedError) return domainErrorResponse(error);
+          if (isDatabaseUnavailable(error)) return serviceUnavailableResponse({ cause: error });
           throw error;
         }
         return yoga.fetch(request, { quire: ctx });

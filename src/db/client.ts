@@ -53,9 +53,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const logger = options.counter ?? false;
   if (options.url) {
     const { default: postgres } = await import('postgres');
+    // postgres.js waits 30 s by default for a connection to open: fail sooner when the database is away.
+    const connectTimeout = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000) / 1000;
     const client = postgres(options.url, {
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
       onnotice: () => {},
+      connect_timeout: connectTimeout,
       // The default back-off climbs to 20 s; a restarted database should be picked up quickly.
       backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
       connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000) },
@@ -65,10 +68,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // Several instances may start at once against one database: one migrates, the others wait
       // on the advisory lock, which lives on this single connection.
-      const single = postgres(options.url, { max: 1, onnotice: () => {} });
+      const single = postgres(options.url, { max: 1, onnotice: () => {}, connect_timeout: connectTimeout });
       try {
         await single`select pg_advisory_lock(7212021)`;
         await migrate(drizzlePostgres(single, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+      } catch (error) {
+        await client.end({ timeout: 0 });
+        throw error;
       } finally {
         await single.end({ timeout: 5 });
       }

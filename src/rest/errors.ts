@@ -1,3 +1,4 @@
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, reportUnavailable, RETRY_AFTER_SECONDS } from '../lib/unavailable';
 import { DomainError, type DomainErrorCode } from '../domain/errors';
 
 const STATUS: Record<DomainErrorCode, number> = {
@@ -19,6 +20,10 @@ export function domainErrorResponse(error: unknown): Response {
     const status = STATUS[error.code];
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer realm="quire"' } : {};
     return errorResponse(status, error.message, headers);
+  }
+  if (isDatabaseUnavailable(error)) {
+    reportUnavailable(error);
+    return errorResponse(503, DATABASE_UNAVAILABLE_MESSAGE, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   }
   console.error(error);
   return errorResponse(500, 'Internal server error');

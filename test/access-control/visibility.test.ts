@@ -1,5 +1,5 @@
 /**
- * The SQL twin of the content rules (src/modules/access/visibility.ts, used by every list) must
+ * The SQL twin of the content rules (src/access-control/visibility.ts, used by every list) must
  * agree with the TypeScript resolution (src/domain/permissions.ts, used by every GET): for seeded
  * random trees of collections three deep, with default levels of every kind (roles, null, 'inherit')
  * on collections and spaces, and user and team grants scattered at every level, each actor's lists
