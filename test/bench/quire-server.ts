@@ -1,0 +1,18 @@
+/**
+ * Child process of `npm run bench`: Quire on the bench database, on a loopback port. It answers
+ * the runner's `stats` message with its CPU time and the SQL statements it has sent, so the
+ * runner can charge them to the requests in between.
+ */
+import { createApp } from '../../src/app/app';
+import { listen } from '../../src/app/server';
+import { openDatabase, StatementCounter } from '../../src/db/client';
+import { serveStats } from './stats';
+
+const counter = new StatementCounter();
+const database = await openDatabase({ url: process.env.QUIRE_BENCH_DATABASE_URL!, counter });
+const app = createApp({ db: database.db, config: { port: 0, publicUrl: 'http://bench.test', appUrl: 'http://bench.test', dataDir: '' } });
+const server = await listen(app, 0, '127.0.0.1');
+serveStats(server.port, () => counter.count, async () => {
+  await server.stop();
+  await database.close();
+});

@@ -1,0 +1,14 @@
+import { orgIds } from '../data';
+import type { BenchShape } from './shape';
+
+export const small: BenchShape = {
+  name: 'small',
+  description: 'one org: title and member count (REST: GET /v1/orgs/{id}, which has no count)',
+  viewer: 'admin',
+  organizations: orgIds,
+  graphql: { query: 'query ($id: ID!) { organization(id: $id) { title members { totalCount } } }', variables: (id) => ({ id }) },
+  rest: (id) => `/v1/orgs/${id}`,
+  raw: `select json_build_object('organization', json_build_object('title', o.title, 'members', json_build_object('totalCount',
+      (select count(*) from organization_members m where m.organization_id = o.id)))) as data
+    from organizations o where o.id = $1`,
+};
