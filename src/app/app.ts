@@ -1,16 +1,14 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { DomainError, UnauthenticatedError } from '../domain/errors';
 import { toGraphQLError } from '../graphql/errors';
-import { queryLimitsRule } from '../graphql/limits';
+import { useQueryLimits } from '../graphql/cost';
 import { schema } from '../graphql/schema';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
 import { createRequestContext, type AppServices, type RequestContext } from './context';
-
-const queryLimitsPlugin: Plugin = { onValidate: ({ addValidationRule }) => addValidationRule(queryLimitsRule) };
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -27,7 +25,7 @@ export function createApp(services: AppServices): App {
     renderGraphiQL,
     graphiql: { title: 'Quire GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <your token>' }) },
     context: ({ quire }) => quire,
-    plugins: [queryLimitsPlugin],
+    plugins: [useQueryLimits()],
     maskedErrors: {
       maskError: (error, message, isDev) => {
         // Expected refusals pass through untouched (yoga logs only errors it had to replace).
