@@ -4,7 +4,7 @@ import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { DomainError, UnauthenticatedError } from '../domain/errors';
 import { toGraphQLError } from '../graphql/errors';
-import { useQueryLimits } from '../graphql/cost';
+import { QUERY_LIMITS, useQueryLimits } from '../graphql/cost';
 import { schema } from '../graphql/schema';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
@@ -26,6 +26,7 @@ export function createApp(services: AppServices): App {
     graphiql: { title: 'Quire GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <your token>' }) },
     context: ({ quire }) => quire,
     plugins: [useQueryLimits()],
+    maxRequestBodySize: QUERY_LIMITS.requestBytes,
     maskedErrors: {
       maskError: (error, message, isDev) => {
         // Expected refusals pass through untouched (yoga logs only errors it had to replace).

@@ -30,10 +30,12 @@ import { DEFAULT_PAGE_SIZE, MAX_GRAPHQL_PAGE_SIZE } from '../domain/page';
 
 /**
  * What one GraphQL request may ask for, checked before any resolver runs, so that no single request
- * can tie up the process or the database. See "GraphQL query limits" in the README for how each
- * value was measured (`npm run bench:worst`).
+ * can tie up the process or the database. Each value was measured with `npm run bench:worst`; the
+ * README ("GraphQL query limits") gives the figures.
  */
 export const QUERY_LIMITS = {
+  /** Bytes of the whole request body (Yoga's maxRequestBodySize; it answers 413). */
+  requestBytes: 1_000_000,
   /** Bytes of the query text. */
   documentBytes: 100_000,
   /** Lexical tokens of the query text (graphql-js `maxLexicalTokens`). */
@@ -44,8 +46,8 @@ export const QUERY_LIMITS = {
   depth: 20,
   /** Length of a list argument that sizes a list, such as `nodes(ids:)`. */
   listArgument: 100,
-  /** Fields the largest possible response holds: see `queryCost`. */
-  cost: 25_000,
+  /** Fields the largest possible response holds, with connections and writes weighted: see `queryCost`. */
+  cost: 20_000,
 } as const;
 
 const CODE = 'QUERY_TOO_COMPLEX';
@@ -60,11 +62,19 @@ export function limitError(message: string, nodes?: readonly ASTNode[]): GraphQL
 }
 
 /**
- * What one write counts, in fields: a mutation, and each item of the lists in its input. Measured
- * (`npm run bench:worst`): granting access to one user or team took as long as about WRITE_COST
- * fields of the dearest read.
+ * What a connection counts on top of its fields: the database query it may need. Most connections
+ * share one query among all their parents, but `userAccess` and `teamAccess` run one per parent,
+ * and the analysis cannot tell them apart. Measured (`npm run bench:worst`, PGlite): such a query
+ * took 0.5 ms, as long as about 4.6 fields of the dearest read (108 µs).
  */
-export const WRITE_COST = 5;
+export const CONNECTION_COST = 4;
+
+/**
+ * What one write counts, in fields: a mutation, and each item of the lists in its input. Measured
+ * the same way: granting access to one user or team took 1.2 ms on PGlite (0.8 ms on PostgreSQL),
+ * as long as about 11 fields of the dearest read.
+ */
+export const WRITE_COST = 12;
 
 type Fields = Map<string, FieldNode[]>;
 
@@ -91,8 +101,9 @@ function inputItems(value: unknown): number {
  * `__schema` and `__type` count one each: graphql-js's MaxIntrospectionDepthRule bounds what is
  * under them, and it is answered from memory.
  *
- * A mutation also counts `WRITE_COST` for itself and as much again for each item of every list in
- * its input (the users and teams of a grant, say), at any depth of input objects.
+ * A connection also counts `CONNECTION_COST` for its database query. A mutation also counts
+ * `WRITE_COST` for itself and as much again for each item of every list in its input (the users
+ * and teams of a grant, say), at any depth of input objects.
  */
 export class CostAnalysis {
   private readonly memo = new Map<string, number>();
@@ -131,7 +142,7 @@ export class CostAnalysis {
       const possible = isAbstractType(named) ? this.schema.getPossibleTypes(named) : isObjectType(named) ? [named] : [];
       let dearest = 0;
       for (const t of possible) dearest = Math.max(dearest, this.objectCost(t, subSets, connection ? this.pageSize(args) : null));
-      cost += items * dearest;
+      cost += items * ((connection ? CONNECTION_COST : 0) + dearest);
     }
     this.memo.set(key, cost);
     return cost;

@@ -1,7 +1,7 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { getIntrospectionQuery, Lexer, parse, Source, TokenKind } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUERY_LIMITS, queryCost, WRITE_COST } from '../../src/graphql/cost';
+import { CONNECTION_COST as W, QUERY_LIMITS, queryCost, WRITE_COST } from '../../src/graphql/cost';
 import { schema } from '../../src/graphql/schema';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/clients';
@@ -37,10 +37,11 @@ const nest = (levels: number, size = 10) => {
 
 /** A query that costs exactly `n` (from 3,000 to 30,000): organizations > members, padded with aliases of __typename. */
 function costing(n: number): string {
-  // viewer, organizations, edges: 3; per organization node, members, edges: 3; per member node, role, sso: 3.
+  // viewer, organizations, edges: 3 and a connection; per organization node, members, edges: 3 and a
+  // connection; per member node, role, sso: 3.
   for (let a = 1; a <= 100; a++) {
     for (let b = 1; b <= 100; b++) {
-      const base = 3 + a * (3 + 3 * b);
+      const base = 3 + W + a * (3 + W + 3 * b);
       const pad = n - base;
       if (pad >= 0 && pad <= QUERY_LIMITS.aliases) {
         const aliases = Array.from({ length: pad }, (_, i) => `t${i}: __typename`).join(' ');
@@ -71,31 +72,34 @@ async function accepted(query: string, variables: Record<string, unknown> = {}) 
 }
 
 describe('the cost model', () => {
-  it('counts every field of the largest response, lists by their page size', () => {
-    // viewer, organizations, edges, then 10 x (node, title): the default page size when first is absent is 50.
-    expect(cost('{ viewer { organizations(first: 10) { edges { node { title } } } } }')).toBe(3 + 10 * 2);
-    expect(cost('{ viewer { organizations { edges { node { title } } } } }')).toBe(3 + 50 * 2);
+  it('counts every field of the largest response, lists by their page size, and each connection', () => {
+    // viewer, organizations, edges, the connection's query, then 10 x (node, title).
+    expect(cost('{ viewer { organizations(first: 10) { edges { node { title } } } } }')).toBe(3 + W + 10 * 2);
+    // The default page size when first is absent is 50.
+    expect(cost('{ viewer { organizations { edges { node { title } } } } }')).toBe(3 + W + 50 * 2);
     expect(cost('{ viewer { organizations(last: 7) { totalCount pageInfo { hasNextPage } edges { cursor node { title } } } } }')).toBe(
-      2 + 1 + 2 + 1 + 7 * 3,
+      2 + W + 1 + 2 + 1 + 7 * 3,
     );
     // A page size above the maximum is refused by the resolver; it counts at the maximum.
-    expect(cost('{ viewer { organizations(first: 1000) { edges { node { title } } } } }')).toBe(3 + 100 * 2);
+    expect(cost('{ viewer { organizations(first: 1000) { edges { node { title } } } } }')).toBe(3 + W + 100 * 2);
+    // A connection asked for no items still counts: it may still run a query (for totalCount).
+    expect(cost('{ viewer { organizations(first: 0) { totalCount } } }')).toBe(3 + W);
   });
 
   it('multiplies nested lists', () => {
     // members(first: 10) { edges { node { organization { restId } } } }: members, edges, 10 x (node, organization, restId).
-    const inner = 2 + 10 * 3;
+    const inner = 2 + W + 10 * 3;
     // Around it: viewer, organizations, edges, then 10 x (node and what is inside).
-    expect(cost(nest(1, 10))).toBe(3 + 10 * (1 + inner));
-    expect(cost(nest(2, 10))).toBe(3 + 10 * (1 + 2 + 10 * (2 + inner)));
+    expect(cost(nest(1, 10))).toBe(3 + W + 10 * (1 + inner));
+    expect(cost(nest(2, 10))).toBe(3 + W + 10 * (1 + 2 + W + 10 * (2 + inner)));
   });
 
   it('counts page sizes from variables at their value, the default page size when absent', () => {
     const q = 'query ($n: Int) { viewer { organizations(first: $n) { edges { node { title } } } } }';
-    expect(cost(q, { n: 1 })).toBe(3 + 2);
-    expect(cost(q, { n: 100 })).toBe(3 + 200);
-    expect(cost(q, {})).toBe(3 + 100);
-    expect(cost('query ($n: Int = 7) { viewer { organizations(first: $n) { edges { node { title } } } } }', {})).toBe(3 + 14);
+    expect(cost(q, { n: 1 })).toBe(3 + W + 2);
+    expect(cost(q, { n: 100 })).toBe(3 + W + 200);
+    expect(cost(q, {})).toBe(3 + W + 100);
+    expect(cost('query ($n: Int = 7) { viewer { organizations(first: $n) { edges { node { title } } } } }', {})).toBe(3 + W + 14);
   });
 
   it('counts a connection in an inline fragment as one selected directly', () => {
@@ -143,7 +147,7 @@ describe('the cost model', () => {
   it('leaves out what @skip and @include leave out', () => {
     const q = 'query ($big: Boolean!) { viewer { organizations(first: 100) @include(if: $big) { edges { node { title } } } user { displayName } } }';
     expect(cost(q, { big: false })).toBe(3);
-    expect(cost(q, { big: true })).toBe(3 + 2 + 200);
+    expect(cost(q, { big: true })).toBe(3 + 2 + W + 200);
   });
 
   it('counts a mutation and the items of the lists in its input as writes', () => {
@@ -258,6 +262,31 @@ describe('query limits', () => {
     await refused(q, { ids: ids(QUERY_LIMITS.listArgument + 1) }, /nodes\(ids:\) takes at most/);
     // Written in the query, too.
     await refused(`{ nodes(ids: ${JSON.stringify(ids(QUERY_LIMITS.listArgument + 1))}) { id } }`, {}, /at most/);
+  });
+
+  it(`takes a request body of ${QUERY_LIMITS.requestBytes} bytes and refuses one of ${QUERY_LIMITS.requestBytes + 1} (HTTP 413)`, async () => {
+    // Variables the operation does not declare are ignored: here they only make the body longer.
+    const ofBytes = (n: number) => {
+      const body = (pad: string) => JSON.stringify({ query: '{ viewer { user { id } } }', variables: { pad } });
+      return body('x'.repeat(n - body('').length));
+    };
+    const post = (body: string) =>
+      t.app.fetch(
+        new Request('http://quire.test/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: `Bearer ${acme.admin.token}` },
+          body,
+        }),
+      );
+    expect(ofBytes(QUERY_LIMITS.requestBytes)).toHaveLength(QUERY_LIMITS.requestBytes);
+    const ok = await post(ofBytes(QUERY_LIMITS.requestBytes));
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).data.viewer.user.id).toBeTruthy();
+    t.database.counter.count = 0;
+    const tooLarge = await post(ofBytes(QUERY_LIMITS.requestBytes + 1));
+    expect(tooLarge.status).toBe(413);
+    expect((await tooLarge.json()).errors[0].extensions.code).toBe('REQUEST_ENTITY_TOO_LARGE');
+    expect(t.database.counter.count).toBe(authStatements);
   });
 
   it('refuses with HTTP 400 a client that accepts only application/json', async () => {
