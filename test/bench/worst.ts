@@ -3,7 +3,7 @@
  * (src/graphql/cost.ts), on data that fills every page they ask for. Each shape of query is grown
  * until one step more would exceed a limit, then run as an administrator and as a plain member,
  * three times each. Prints a table and the worst line; asserts nothing. Runs on PGlite, or on
- * PostgreSQL with DATABASE_URL (use a scratch database: it adds about 60,000 rows).
+ * PostgreSQL with DATABASE_URL (use a scratch database: it adds about 100,000 rows).
  *
  * Memory: "heap Δ" is the peak of the V8 heap during the request over the heap before it (after a
  * full collection), "RSS Δ" the same for the resident set size; both sampled every 5 ms.
