@@ -1,19 +1,17 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { isDatabaseUnavailable } from '../lib/unavailable';
 import { DomainError, UnauthenticatedError } from '../domain/errors';
 import { toGraphQLError } from '../graphql/errors';
-import { queryLimitsRule } from '../graphql/limits';
+import { QUERY_LIMITS, useQueryLimits } from '../graphql/cost';
 import { schema } from '../graphql/schema';
 import { asServiceUnavailable, serviceUnavailableResponse } from '../graphql/unavailable';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
 import { createRequestContext, type AppServices } from '../auth/context';
 import type { RequestContext } from '../context/request-context';
-
-const queryLimitsPlugin: Plugin = { onValidate: ({ addValidationRule }) => addValidationRule(queryLimitsRule) };
 
 export interface App {
   fetch(request: Request): Promise<Response>;
@@ -30,7 +28,8 @@ export function createApp(services: AppServices): App {
     renderGraphiQL,
     graphiql: { title: 'Quire GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <your token>' }) },
     context: ({ quire }) => quire,
-    plugins: [queryLimitsPlugin],
+    plugins: [useQueryLimits()],
+    maxRequestBodySize: QUERY_LIMITS.requestBytes,
     maskedErrors: {
       maskError: (error, message, isDev) => {
         // Expected refusals pass through untouched (yoga logs only errors it had to replace).

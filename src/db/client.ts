@@ -61,7 +61,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connect_timeout: connectTimeout,
       // The default back-off climbs to 20 s; a restarted database should be picked up quickly.
       backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
-      connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000) },
+      // No JIT: the visibility filters inflate the planner's estimates past jit_above_cost, and compiling
+      // a 2 ms list query then took over a second (test/bench/worst.ts).
+      connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000), jit: 'off' },
     } as Parameters<typeof postgres>[1]);
     const db = drizzlePostgres(client, { casing: 'snake_case', logger });
     if (options.migrate) {

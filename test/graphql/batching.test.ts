@@ -11,12 +11,13 @@ import { buildMember, buildOrganization, buildTeam, buildUser, type Actor } from
  */
 const MAX_STATEMENTS = 20;
 
-const NESTED = `{ viewer { organizations { edges { node {
+// Pages large enough for every row of the test, and no larger: the cost limit counts the pages asked for.
+const NESTED = `{ viewer { organizations(first: 10) { edges { node {
   title
   viewerPermissions { admin ownTeam listMembers }
-  members(first: 50) { totalCount edges { node { role teamCount user { displayName email } organization { title } } } }
-  teams { totalCount edges { node { title memberCount viewerCanAdminister
-    members { edges { node { role user { displayName } member { role } } } } } } }
+  members(first: 20) { totalCount edges { node { role teamCount user { displayName email } organization { title } } } }
+  teams(first: 10) { totalCount edges { node { title memberCount viewerCanAdminister
+    members(first: 10) { edges { node { role user { displayName } member { role } } } } } } }
 } } } } }`;
 
 let t: TestApp;

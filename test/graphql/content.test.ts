@@ -293,11 +293,12 @@ describe('content queries', () => {
 describe('nested content query', () => {
   /** Statements one request may cost whatever the number of rows; loader waves vary by one or two between runs. */
   const MAX_STATEMENTS = 25;
-  const SPACES = `{ viewer { organizations { edges { node { title spaces(first: 100) { totalCount edges { node {
+  // Pages large enough for every row of the test, and no larger: the cost limit counts the pages asked for.
+  const SPACES = `{ viewer { organizations(first: 5) { edges { node { title spaces(first: 50) { totalCount edges { node {
     title parent { title organization { title } } organization { title } viewerCanEdit } } } } } } } }`;
-  const TREE = `{ viewer { organizations(first: 10) { edges { node { collections(first: 100) { edges { node {
+  const TREE = `{ viewer { organizations(first: 5) { edges { node { collections(first: 10) { edges { node {
     title viewerCanCreate parent { title viewerCanAdminister }
-    spaces(first: 100) { edges { node { title viewerCanView viewerCanComment viewerCanAdminister organization { title } } } } } } } } } } } }`;
+    spaces(first: 20) { edges { node { title viewerCanView viewerCanComment viewerCanAdminister organization { title } } } } } } } } } } } }`;
 
   let viewer: Actor;
   /** Per organization: its admin, its collections (a top-level one and one inside it, alternately). */
