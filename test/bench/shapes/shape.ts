@@ -12,8 +12,8 @@ export interface BenchShape {
   graphql?: { query: string; variables: (organizationId: string) => Record<string, unknown> };
   rest?: (organizationId: string) => string;
   /**
-   * The baseline: one statement whose single row has a `data` column holding the whole answer as
-   * JSON. `$1` is the organization id, `$2` the viewer's user id.
+   * The baseline: one hand-written statement (`$1` the organization id, `$2` the viewer's user id)
+   * and the few lines of JS that turn its rows into the same answer, as a minimal handler would.
    */
-  raw: string;
+  raw: { sql: string; answer: (rows: Record<string, unknown>[]) => unknown };
 }

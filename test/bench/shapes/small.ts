@@ -8,7 +8,9 @@ export const small: BenchShape = {
   organizations: orgIds,
   graphql: { query: 'query ($id: ID!) { organization(id: $id) { title members { totalCount } } }', variables: (id) => ({ id }) },
   rest: (id) => `/v1/orgs/${id}`,
-  raw: `select json_build_object('organization', json_build_object('title', o.title, 'members', json_build_object('totalCount',
-      (select count(*) from organization_members m where m.organization_id = o.id)))) as data
-    from organizations o where o.id = $1`,
+  raw: {
+    sql: `select o.title, (select count(*) from organization_members m where m.organization_id = o.id)::int as members
+      from organizations o where o.id = $1`,
+    answer: ([row]) => ({ organization: { title: row.title, members: { totalCount: row.members } } }),
+  },
 };

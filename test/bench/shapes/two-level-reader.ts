@@ -1,6 +1,6 @@
 import { orgIds } from '../data';
 import type { BenchShape } from './shape';
-import { twoLevel } from './two-level';
+import { twoLevel, twoLevelAnswer } from './two-level';
 
 /**
  * The 2-level shape as a `read` member, so the lists go through the visibility rules. The
@@ -31,12 +31,11 @@ const raw = `with recursive
                     and (g.user_id = $2 or g.team_id in (select team_id from my_teams))))
       order by s.created_at, s.id limit 50
     )
-  select json_build_object('organization', json_build_object('spaces', json_build_object('edges', coalesce((
-      select json_agg(json_build_object('node', json_build_object('title', p.title,
-        'parent', case when c.id is null then null else json_build_object('title', c.title) end,
-        'organization', json_build_object('title', o.title))) order by p.created_at, p.id)
-      from page p left join collections c on c.id = p.parent_id and c.id in (select id from seen_collections)), '[]'::json)))) as data
-  from organizations o where o.id = $1`;
+  select p.title, c.title as parent_title, o.title as organization_title
+  from organizations o cross join page p
+  left join collections c on c.id = p.parent_id and c.id in (select id from seen_collections)
+  where o.id = $1
+  order by p.created_at, p.id`;
 
 export const twoLevelReader: BenchShape = {
   ...twoLevel,
@@ -44,5 +43,5 @@ export const twoLevelReader: BenchShape = {
   description: 'the 2-level shape as a read member: lists filtered by the visibility rules',
   viewer: 'reader',
   organizations: orgIds,
-  raw,
+  raw: { sql: raw, answer: twoLevelAnswer },
 };

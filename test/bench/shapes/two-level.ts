@@ -4,13 +4,20 @@ import type { BenchShape } from './shape';
 const query = `query ($id: ID!) { organization(id: $id) { spaces(first: 50) { edges { node { title parent { title } organization { title } } } } } }`;
 
 /** The first 50 spaces of an organization, oldest first, each with its parent collection and organization. */
-const raw = `select json_build_object('organization', json_build_object('spaces', json_build_object('edges', coalesce((
-    select json_agg(json_build_object('node', json_build_object('title', s.title,
-      'parent', case when c.id is null then null else json_build_object('title', c.title) end,
-      'organization', json_build_object('title', o.title))) order by s.created_at, s.id)
-    from (select * from spaces where organization_id = o.id and deleted_at is null order by created_at, id limit 50) s
-    left join collections c on c.id = s.parent_id), '[]'::json)))) as data
-  from organizations o where o.id = $1`;
+const sql = `select s.title, c.title as parent_title, o.title as organization_title
+  from organizations o
+  cross join lateral (select * from spaces where organization_id = o.id and deleted_at is null order by created_at, id limit 50) s
+  left join collections c on c.id = s.parent_id
+  where o.id = $1
+  order by s.created_at, s.id`;
+
+export const twoLevelAnswer = (rows: Record<string, unknown>[]) => ({
+  organization: {
+    spaces: {
+      edges: rows.map((r) => ({ node: { title: r.title, parent: r.parent_title == null ? null : { title: r.parent_title }, organization: { title: r.organization_title } } })),
+    },
+  },
+});
 
 export const twoLevel: BenchShape = {
   name: '2-level',
@@ -19,5 +26,5 @@ export const twoLevel: BenchShape = {
   organizations: orgIds,
   graphql: { query, variables: (id) => ({ id }) },
   rest: (id) => `/v1/orgs/${id}/spaces?limit=50`,
-  raw,
+  raw: { sql, answer: twoLevelAnswer },
 };
