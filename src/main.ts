@@ -4,13 +4,15 @@ import { loadConfig } from './config/config';
 import { seedDemoIfEmpty } from './app/seed';
 import { listen } from './app/server';
 import { openDatabaseWhenReachable } from './db/reachable';
+import { startSessionCache } from './auth/sessions';
 import { JobQueue } from './jobs/queue';
 
 const config = loadConfig();
 // A database that is not up yet (or restarting) is waited for, with one log line per attempt.
 const database = await openDatabaseWhenReachable({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true });
 const demo = await seedDemoIfEmpty(database.db);
-const services = { db: database.db, config, now: () => new Date() };
+const { sessions, stop: stopSessions } = await startSessionCache(database);
+const services = { db: database.db, config, now: () => new Date(), sessions };
 const app = createApp(services);
 // After the migrations: pg-boss then creates or migrates its own schema. Only the server works
 // jobs; the command line never starts the queue.
@@ -40,6 +42,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     await stop();
     await jobs.stop();
+    await stopSessions();
     await database.close();
     process.exit(0);
   });

@@ -32,13 +32,23 @@ export const memberByKey = defineLoader<MemberKey, MemberRow, string>(
 /** The viewer's own membership of an organization; undefined for outsiders and disabled members. */
 export async function viewerMembership(ctx: RequestContext, organizationId: string): Promise<MemberRow | undefined> {
   if (!ctx.viewer) return undefined;
-  const row = await memberByKey(ctx).load({ organizationId, userId: ctx.viewer.user.id });
+  // Authentication usually brought every membership of the viewer along: no statement then.
+  const row = ctx.viewer.memberships ? ctx.viewer.memberships.get(organizationId) : await memberByKey(ctx).load({ organizationId, userId: ctx.viewer.user.id });
   return row && !row.disabled ? row : undefined;
 }
 
-/** After a write to a membership: later reads in this request see the new row (or its absence). */
+/**
+ * After a write to a membership: later reads in this request see the new row (or its absence),
+ * and this process's next requests of that user authenticate afresh. Other processes learn it
+ * from the database's announcement.
+ */
 export function rememberMember(ctx: RequestContext, key: MemberKey, row: MemberRow | null): void {
   const loader = memberByKey(ctx).clear(key);
   if (row) loader.prime(key, row);
+  if (ctx.viewer?.memberships && ctx.viewer.user.id === key.userId) {
+    if (row) ctx.viewer.memberships.set(key.organizationId, row);
+    else ctx.viewer.memberships.delete(key.organizationId);
+  }
+  ctx.sessions?.forgetUser(key.userId);
   ctx.authz.forget();
 }

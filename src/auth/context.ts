@@ -4,12 +4,15 @@ import { createLoaders } from '../db/loader';
 import type { RequestContext, Viewer } from '../context/request-context';
 import { authenticate } from './authenticate';
 import { Authz } from './authz';
+import type { SessionCache } from './sessions';
 
-/** What the app is built from: the database, the settings and the clock. */
+/** What the app is built from: the database, the settings, the clock and the session cache. */
 export interface AppServices {
   db: Db;
   config: Config;
   now?: () => Date;
+  /** Without one, every request authenticates against the database. */
+  sessions?: SessionCache;
 }
 
 export function createContext(services: AppServices, viewer: Viewer | null): RequestContext {
@@ -19,6 +22,7 @@ export function createContext(services: AppServices, viewer: Viewer | null): Req
     viewer,
     loaders: createLoaders(services.db),
     now: services.now ?? (() => new Date()),
+    sessions: services.sessions,
   } as RequestContext;
   ctx.authz = new Authz(ctx);
   return ctx;
@@ -26,5 +30,5 @@ export function createContext(services: AppServices, viewer: Viewer | null): Req
 
 /** Authenticates the request's bearer token; throws UNAUTHENTICATED for a bad one. */
 export async function createRequestContext(services: AppServices, request: Request): Promise<RequestContext> {
-  return createContext(services, await authenticate(services.db, request.headers.get('authorization')));
+  return createContext(services, await authenticate(services.db, request.headers.get('authorization'), services.sessions));
 }

@@ -2,11 +2,22 @@ import type { Config } from '../config/config';
 import type { Db } from '../db/client';
 import type { Loaders } from '../db/loader';
 import { UnauthenticatedError } from '../domain/errors';
+import type { MemberRow } from '../modules/members/table';
 import type { UserRow } from '../modules/users/table';
 import type { Authorizer } from './actions';
 
 export interface Viewer {
   user: UserRow;
+  /**
+   * Every membership of the viewer, by organization id, when authentication loaded them (it
+   * does): membership checks then cost no statement. Absent, they are loaded on demand.
+   */
+  memberships?: Map<string, MemberRow>;
+}
+
+/** Tells the process's session cache that what it holds about a user changed. */
+export interface SessionInvalidation {
+  forgetUser(userId: string): void;
 }
 
 /**
@@ -19,6 +30,8 @@ export interface RequestContext {
   viewer: Viewer | null;
   loaders: Loaders;
   authz: Authorizer;
+  /** The process's session cache, told of membership writes so the next request sees them. */
+  sessions?: SessionInvalidation;
   /** The clock; tests move it to cross time windows. */
   now(): Date;
 }

@@ -26,6 +26,12 @@ export interface Database {
    * text may hold several statements, BEGIN ... COMMIT included.
    */
   executeSql: ExecuteSql;
+  /**
+   * Subscribes to a NOTIFY channel. `onResubscribe` runs when the subscription had to be made
+   * again after its connection dropped: whatever was announced meanwhile is lost. Resolves with
+   * the way to unsubscribe.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onResubscribe: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -81,7 +87,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await single.end({ timeout: 5 });
       }
     }
-    return { db, kind: 'postgres', executeSql: postgresExecuteSql(client), close: () => client.end({ timeout: 5 }) };
+    const listen: Database['listen'] = async (channel, onMessage, onResubscribe) => {
+      let subscribed = false;
+      const request = await client.listen(channel, onMessage, () => {
+        // postgres.js calls this on the first subscription and again after each reconnection.
+        if (subscribed) onResubscribe();
+        subscribed = true;
+      });
+      return () => request.unlisten();
+    };
+    return { db, kind: 'postgres', executeSql: postgresExecuteSql(client), listen, close: () => client.end({ timeout: 5 }) };
   }
 
   const { PGlite } = await import('@electric-sql/pglite');
@@ -94,7 +109,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     await migrate(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
   }
-  return { db, kind: 'pglite', executeSql: pgliteExecuteSql(client), close: () => client.close() };
+  // One process holds the database, so its subscription never drops.
+  const listen: Database['listen'] = async (channel, onMessage) => {
+    const unsubscribe = await client.listen(channel, onMessage);
+    return () => unsubscribe();
+  };
+  return { db, kind: 'pglite', executeSql: pgliteExecuteSql(client), listen, close: () => client.close() };
 }
 
 function postgresExecuteSql(client: Sql): ExecuteSql {

@@ -5,12 +5,14 @@
  */
 import { createApp } from '../../src/app/app';
 import { listen } from '../../src/app/server';
+import { startSessionCache } from '../../src/auth/sessions';
 import { openDatabase, StatementCounter } from '../../src/db/client';
 import { serveStats } from './stats';
 
 const counter = new StatementCounter();
 const database = await openDatabase({ url: process.env.QUIRE_BENCH_DATABASE_URL!, counter });
-const app = createApp({ db: database.db, config: { port: 0, publicUrl: 'http://bench.test', appUrl: 'http://bench.test', dataDir: '' } });
+const { sessions } = await startSessionCache(database);
+const app = createApp({ db: database.db, config: { port: 0, publicUrl: 'http://bench.test', appUrl: 'http://bench.test', dataDir: '' }, sessions });
 const server = await listen(app, 0, '127.0.0.1');
 serveStats(server.port, () => counter.count, async () => {
   await server.stop();

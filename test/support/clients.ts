@@ -1,6 +1,7 @@
 import { createApp, type App } from '../../src/app/app';
 import type { Config } from '../../src/config/config';
 import { listen } from '../../src/app/server';
+import { startSessionCache, type SessionCache } from '../../src/auth/sessions';
 import { createTestDatabase, type TestDatabase } from './db';
 import { validateResponse } from './openapi';
 
@@ -19,6 +20,8 @@ export interface TestApp {
   /** Calls /v1; every response is checked against the official spec before it is returned. */
   rest(method: string, path: string, options?: { token?: string | null; body?: unknown; rawBody?: string }): Promise<RestResponse>;
   graphql(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<{ status: number; body: any }>;
+  /** The app's session cache. */
+  sessions: SessionCache;
   /** Serves the app on a free loopback port, for real HTTP clients. */
   serve(): Promise<{ url: string; stop(): Promise<void> }>;
   close(): Promise<void>;
@@ -30,7 +33,9 @@ export async function startTestApp(): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock: { now: Date | null } = { now: null };
   const config: Config = { port: 0, publicUrl: TEST_ORIGIN, appUrl: TEST_ORIGIN, dataDir: '' };
-  const app = createApp({ db: database.db, config, now: () => clock.now ?? new Date() });
+  // The session cache of a real server, so tests see what a repeat caller sees.
+  const { sessions, stop: stopSessions } = await startSessionCache(database);
+  const app = createApp({ db: database.db, config, now: () => clock.now ?? new Date(), sessions });
 
   return {
     app,
@@ -64,6 +69,10 @@ export async function startTestApp(): Promise<TestApp> {
       const server = await listen(app, 0, '127.0.0.1');
       return { url: `http://127.0.0.1:${server.port}`, stop: server.stop };
     },
-    close: () => database.close(),
+    sessions,
+    close: async () => {
+      await stopSessions();
+      await database.close();
+    },
   };
 }

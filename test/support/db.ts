@@ -5,6 +5,8 @@ import { withDatabase } from './global-setup';
 
 export interface TestDatabase extends Database {
   counter: StatementCounter;
+  /** The database's URL on PostgreSQL, to open more pools on it (as more instances would); absent on PGlite. */
+  url?: string;
 }
 
 /** A fresh, migrated database for one test file: a clone of the template on PostgreSQL, PGlite otherwise. */
@@ -23,6 +25,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     ...database,
     counter,
+    url: withDatabase(url, name),
     kind: 'postgres',
     close: async () => {
       await database.close();

@@ -81,6 +81,6 @@ export async function joinWithLinkInvite(ctx: RequestContext, organizationId: st
   if (!invite) throw new NotFoundError('Invite');
   const org = (await organizationById(ctx).load(invite.organizationId))!;
   if (!org.inviteLinks) throw new ForbiddenError('Invite links are disabled in this organization');
-  await addMembership(ctx.db, { organizationId: org.id, userId: viewer.user.id, role: invite.role, joinedAt: ctx.now() });
-  rememberMember(ctx, { organizationId: org.id, userId: viewer.user.id }, null);
+  const added = await addMembership(ctx.db, { organizationId: org.id, userId: viewer.user.id, role: invite.role, joinedAt: ctx.now() });
+  if (added) rememberMember(ctx, { organizationId: org.id, userId: viewer.user.id }, added);
 }

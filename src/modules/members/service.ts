@@ -165,22 +165,28 @@ export async function inviteUsers(ctx: RequestContext, organizationId: string, i
     const [email, role] = typeof entry === 'string' ? [entry, fallback] : [entry.email, entry.role === undefined ? fallback : entry.role];
     if (!wanted.has(email)) wanted.set(email, role);
   }
-  return ctx.db.transaction(async (tx) => {
+  const { ids, added } = await ctx.db.transaction(async (tx) => {
     const ids: string[] = [];
-    let invited = 0;
+    const added: MemberRow[] = [];
     for (const [email, role] of wanted) {
       const { user } = await ensureUser(tx as unknown as Db, { email });
-      if (await addMembership(tx, { organizationId: org.id, userId: user.id, role, sso: parsed.sso ?? false, joinedAt: ctx.now() })) invited += 1;
+      const row = await addMembership(tx, { organizationId: org.id, userId: user.id, role, sso: parsed.sso ?? false, joinedAt: ctx.now() });
+      if (row) added.push(row);
       ids.push(user.id);
     }
-    return { users: ids, invited, failedSSOEmails: [] };
+    return { ids, added };
   });
+  for (const row of added) rememberMember(ctx, { organizationId: row.organizationId, userId: row.userId }, row);
+  return { users: ids, invited: added.length, failedSSOEmails: [] };
 }
 
-/** Adds a membership unless the user already has one; true when it was added. For joins and invites. */
-export async function addMembership(tx: Tx, values: { organizationId: string; userId: string; role: Role | null; sso?: boolean; joinedAt: Date }): Promise<boolean> {
+/**
+ * Adds a membership unless the user already has one; answers the new row, or null when they were
+ * a member already. For joins and invites, inside their transaction.
+ */
+export async function addMembership(tx: Tx, values: { organizationId: string; userId: string; role: Role | null; sso?: boolean; joinedAt: Date }): Promise<MemberRow | null> {
   const [added] = await tx.insert(organizationMembers).values(values).onConflictDoNothing().returning();
-  return added !== undefined;
+  return added ?? null;
 }
 
 /** Adds a user to an organization with a role, or changes the role of an existing member. System use. */

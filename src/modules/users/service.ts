@@ -43,6 +43,15 @@ export async function createApiToken(db: Db, userId: string, label?: string): Pr
   return token;
 }
 
+/**
+ * Revokes a token; true when it existed. System use (command line). Every instance forgets the
+ * sessions of its user as soon as the database announces the change.
+ */
+export async function revokeApiToken(db: Db, token: string): Promise<boolean> {
+  const deleted = await db.delete(apiTokens).where(eq(apiTokens.tokenHash, hashToken(token))).returning({ id: apiTokens.id });
+  return deleted.length > 0;
+}
+
 /** How many users the server has; the first start seeds demo data when there are none. System use. */
 export async function countUsers(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);

@@ -1,0 +1,97 @@
+import type { Database } from '../db/client';
+import type { MemberRow } from '../modules/members/table';
+import type { UserRow } from '../modules/users/table';
+
+/** What authenticating a token yields: its user and every membership of that user. */
+export interface Session {
+  user: UserRow;
+  memberships: readonly MemberRow[];
+}
+
+export const SESSIONS_CHANNEL = 'quire_sessions';
+
+/**
+ * Recent sessions of this process, by token hash, so a repeat caller is authenticated without a
+ * statement. An entry lives `ttlMs` at most. Every change to a user, their tokens or their
+ * memberships is announced by the database (migration 0003) and drops that user's entries on every
+ * instance; a lost subscription drops them all.
+ *
+ * A lookup that raced with such a change must not store what it read before the change: `begin`
+ * hands out the current generation, and `store` keeps the session only if no invalidation has
+ * happened since.
+ */
+export class SessionCache {
+  private readonly byToken = new Map<string, { session: Session; expires: number }>();
+  private readonly tokensByUser = new Map<string, Set<string>>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs = 30_000,
+    private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(tokenHash: string): Session | undefined {
+    const entry = this.byToken.get(tokenHash);
+    if (!entry) return undefined;
+    if (entry.expires <= this.now()) {
+      this.drop(tokenHash, entry.session.user.id);
+      return undefined;
+    }
+    return entry.session;
+  }
+
+  begin(): number {
+    return this.generation;
+  }
+
+  store(tokenHash: string, session: Session, generation: number): void {
+    if (generation !== this.generation || this.ttlMs <= 0) return;
+    if (this.byToken.size >= this.maxEntries) {
+      // Maps iterate in insertion order: the first key is the oldest entry.
+      const oldest = this.byToken.keys().next().value!;
+      this.drop(oldest, this.byToken.get(oldest)!.session.user.id);
+    }
+    this.byToken.set(tokenHash, { session, expires: this.now() + this.ttlMs });
+    let tokens = this.tokensByUser.get(session.user.id);
+    if (!tokens) this.tokensByUser.set(session.user.id, (tokens = new Set()));
+    tokens.add(tokenHash);
+  }
+
+  forgetUser(userId: string): void {
+    this.generation += 1;
+    for (const tokenHash of this.tokensByUser.get(userId) ?? []) this.byToken.delete(tokenHash);
+    this.tokensByUser.delete(userId);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.byToken.clear();
+    this.tokensByUser.clear();
+  }
+
+  get size(): number {
+    return this.byToken.size;
+  }
+
+  private drop(tokenHash: string, userId: string): void {
+    this.byToken.delete(tokenHash);
+    this.tokensByUser.get(userId)?.delete(tokenHash);
+  }
+}
+
+/**
+ * A session cache kept current by the database's announcements. `stop` unsubscribes; the cache
+ * is then emptied, so nothing stale outlives the subscription.
+ */
+export async function startSessionCache(database: Pick<Database, 'listen'>, options: { ttlMs?: number } = {}): Promise<{ sessions: SessionCache; stop(): Promise<void> }> {
+  const sessions = new SessionCache(options.ttlMs);
+  const unsubscribe = await database.listen(SESSIONS_CHANNEL, (userId) => sessions.forgetUser(userId), () => sessions.clear());
+  return {
+    sessions,
+    stop: async () => {
+      await unsubscribe();
+      sessions.clear();
+    },
+  };
+}
