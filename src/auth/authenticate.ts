@@ -2,24 +2,22 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Viewer } from '../context/request-context';
 import { UnauthenticatedError } from '../domain/errors';
-import type { Role } from '../domain/roles';
 import { hashToken } from '../lib/ids';
+import { rowAsJson, rowFromJson } from '../db/json-row';
 import { organizationMembers, type MemberRow } from '../modules/members/table';
+import { organizations, type OrganizationRow } from '../modules/organizations/table';
 import { apiTokens, users } from '../modules/users/table';
 import type { Session, SessionCache } from './sessions';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** One membership of the viewer with its organization, as the session statement returns them. */
 interface MembershipJson {
-  organizationId: string;
-  role: Role | null;
-  disabled: boolean;
-  sso: boolean;
-  joinedAt: string;
-  lastSeenAt: string | null;
+  member: Record<string, unknown>;
+  organization: Record<string, unknown>;
 }
 
-/** The token's user and all their memberships, in one statement built once per database. */
+/** The token's user, all their memberships and those organizations, in one statement built once per database. */
 const sessionStatements = new WeakMap<Db, ReturnType<typeof prepareSessionStatement>>();
 
 function prepareSessionStatement(db: Db) {
@@ -27,13 +25,13 @@ function prepareSessionStatement(db: Db) {
   return db
     .select({
       user: users,
-      memberships: sql<MembershipJson[]>`coalesce(json_agg(json_build_object('organizationId', ${m.organizationId}, 'role', ${m.role},
-        'disabled', ${m.disabled}, 'sso', ${m.sso}, 'joinedAt', ${m.joinedAt}, 'lastSeenAt', ${m.lastSeenAt}))
+      memberships: sql<MembershipJson[]>`coalesce(json_agg(json_build_object('member', ${rowAsJson(m)}, 'organization', ${rowAsJson(organizations)}))
         filter (where ${m.organizationId} is not null), '[]'::json)`,
     })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .leftJoin(m, eq(m.userId, users.id))
+    .leftJoin(organizations, eq(organizations.id, m.organizationId))
     .where(eq(apiTokens.tokenHash, sql.placeholder('tokenHash')))
     .groupBy(users.id)
     .prepare('quire_session');
@@ -44,13 +42,11 @@ async function loadSession(db: Db, tokenHash: string): Promise<Session | null> {
   if (!statement) sessionStatements.set(db, (statement = prepareSessionStatement(db)));
   const [row] = await statement.execute({ tokenHash });
   if (!row) return null;
-  const memberships: MemberRow[] = row.memberships.map((m) => ({
-    ...m,
-    userId: row.user.id,
-    joinedAt: new Date(m.joinedAt),
-    lastSeenAt: m.lastSeenAt ? new Date(m.lastSeenAt) : null,
-  }));
-  return { user: row.user, memberships };
+  return {
+    user: row.user,
+    memberships: row.memberships.map((m) => rowFromJson<MemberRow>(organizationMembers, m.member)),
+    organizations: row.memberships.map((m) => rowFromJson<OrganizationRow>(organizations, m.organization)),
+  };
 }
 
 /**
@@ -71,6 +67,10 @@ export async function authenticate(db: Db, header: string | null, sessions?: Ses
     sessions?.store(tokenHash, loaded, generation);
     session = loaded;
   }
-  // Each request gets its own map: a write in the request updates it without touching the cache.
-  return { user: session.user, memberships: new Map(session.memberships.map((m) => [m.organizationId, m])) };
+  // Each request gets its own maps: a write in the request updates them without touching the cache.
+  return {
+    user: session.user,
+    memberships: new Map(session.memberships.map((m) => [m.organizationId, m])),
+    organizations: new Map(session.organizations.map((o) => [o.id, o])),
+  };
 }

@@ -1,11 +1,13 @@
 import type { Database } from '../db/client';
 import type { MemberRow } from '../modules/members/table';
+import type { OrganizationRow } from '../modules/organizations/table';
 import type { UserRow } from '../modules/users/table';
 
-/** What authenticating a token yields: its user and every membership of that user. */
+/** What authenticating a token yields: its user, every membership of that user and those organizations. */
 export interface Session {
   user: UserRow;
   memberships: readonly MemberRow[];
+  organizations: readonly OrganizationRow[];
 }
 
 export const SESSIONS_CHANNEL = 'quire_sessions';
@@ -14,7 +16,8 @@ export const SESSIONS_CHANNEL = 'quire_sessions';
  * Recent sessions of this process, by token hash, so a repeat caller is authenticated without a
  * statement. An entry lives `ttlMs` at most. Every change to a user, their tokens or their
  * memberships is announced by the database (migration 0003) and drops that user's entries on every
- * instance; a lost subscription drops them all.
+ * instance, and a change to an organization (0004) drops the entries that hold it; a lost
+ * subscription drops them all.
  *
  * A lookup that raced with such a change must not store what it read before the change: `begin`
  * hands out the current generation, and `store` keeps the session only if no invalidation has
@@ -58,6 +61,13 @@ export class SessionCache {
     tokens.add(tokenHash);
   }
 
+  forgetOrganization(organizationId: string): void {
+    this.generation += 1;
+    for (const [tokenHash, entry] of this.byToken) {
+      if (entry.session.organizations.some((o) => o.id === organizationId)) this.drop(tokenHash, entry.session.user.id);
+    }
+  }
+
   forgetUser(userId: string): void {
     this.generation += 1;
     for (const tokenHash of this.tokensByUser.get(userId) ?? []) this.byToken.delete(tokenHash);
@@ -86,7 +96,11 @@ export class SessionCache {
  */
 export async function startSessionCache(database: Pick<Database, 'listen'>, options: { ttlMs?: number } = {}): Promise<{ sessions: SessionCache; stop(): Promise<void> }> {
   const sessions = new SessionCache(options.ttlMs);
-  const unsubscribe = await database.listen(SESSIONS_CHANNEL, (userId) => sessions.forgetUser(userId), () => sessions.clear());
+  const unsubscribe = await database.listen(
+    SESSIONS_CHANNEL,
+    (payload) => (payload.startsWith('o:') ? sessions.forgetOrganization(payload.slice(2)) : sessions.forgetUser(payload)),
+    () => sessions.clear(),
+  );
   return {
     sessions,
     stop: async () => {

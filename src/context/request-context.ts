@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import type { Loaders } from '../db/loader';
 import { UnauthenticatedError } from '../domain/errors';
 import type { MemberRow } from '../modules/members/table';
+import type { OrganizationRow } from '../modules/organizations/table';
 import type { UserRow } from '../modules/users/table';
 import type { Authorizer } from './actions';
 
@@ -13,11 +14,14 @@ export interface Viewer {
    * does): membership checks then cost no statement. Absent, they are loaded on demand.
    */
   memberships?: Map<string, MemberRow>;
+  /** The organizations of those memberships, by id, loaded with them. */
+  organizations?: Map<string, OrganizationRow>;
 }
 
-/** Tells the process's session cache that what it holds about a user changed. */
+/** Tells the process's session cache that what it holds about a user or an organization changed. */
 export interface SessionInvalidation {
   forgetUser(userId: string): void;
+  forgetOrganization(organizationId: string): void;
 }
 
 /**

@@ -7,16 +7,13 @@ const EXTENSIONS = { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: 
 
 /**
  * For the error mask: a GraphQL error caused by an unreachable database becomes
- * SERVICE_UNAVAILABLE, HTTP 503 with Retry-After. Rewritten in place, because yoga logs every error
- * the mask replaces and an outage would flood the log; `reportUnavailable` logs it instead, a line
- * every few seconds. The message is replaced too: the driver's names the failed SQL.
+ * SERVICE_UNAVAILABLE, HTTP 503 with Retry-After, at the same path. The message is replaced: the
+ * driver's names the failed SQL. `reportUnavailable` logs the outage, a line every few seconds.
  */
 export function asServiceUnavailable(error: unknown): GraphQLError {
   reportUnavailable(error);
-  if (!(error instanceof GraphQLError)) return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, { extensions: EXTENSIONS });
-  error.message = DATABASE_UNAVAILABLE_MESSAGE;
-  Object.assign(error.extensions as Record<string, unknown>, EXTENSIONS);
-  return error;
+  const path = error instanceof GraphQLError ? error.path : undefined;
+  return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, { path, extensions: EXTENSIONS });
 }
 
 /**

@@ -4,6 +4,7 @@ import { SessionCache, type Session } from '../../src/auth/sessions';
 const session = (userId: string): Session => ({
   user: { id: userId, displayName: userId, email: `${userId}@example.com`, photoUrl: null, createdAt: new Date(0) },
   memberships: [],
+  organizations: [],
 });
 
 describe('SessionCache', () => {

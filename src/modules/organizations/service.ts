@@ -20,8 +20,9 @@ import { organizations, type OrganizationRow } from './table';
 
 /** An organization the viewer can see; anything else, including another's, is NOT_FOUND. */
 export async function getOrganization(ctx: RequestContext, id: string): Promise<OrganizationRow> {
-  requireViewer(ctx);
-  const org = await organizationById(ctx).load(id);
+  const viewer = requireViewer(ctx);
+  // The viewer's own organizations came with their session: no statement for those.
+  const org = viewer.organizations?.get(id) ?? (await organizationById(ctx).load(id));
   if (!org) throw new NotFoundError('Organization');
   await ctx.authz.assertVisible('organization:view', org, 'Organization');
   return org;
@@ -113,6 +114,8 @@ export async function updateOrganization(ctx: RequestContext, id: string, input:
     .where(eq(organizations.id, org.id))
     .returning();
   organizationById(ctx).clear(id).prime(id, updated);
+  ctx.viewer?.organizations?.set(id, updated);
+  ctx.sessions?.forgetOrganization(id);
   return updated;
 }
 
@@ -151,7 +154,7 @@ export async function listOrganizationsForEmailDomain(ctx: RequestContext, domai
  * missing organization, or one the viewer is not in, answers like a missing one.
  */
 export async function getTransferTarget(ctx: RequestContext, fromId: string, organizationId: string): Promise<OrganizationRow> {
-  const target = await organizationById(ctx).load(organizationId);
+  const target = ctx.viewer?.organizations?.get(organizationId) ?? (await organizationById(ctx).load(organizationId));
   if (!target || !(await ctx.authz.can('organization:view', target))) throw new NotFoundError('Organization');
   if (target.id === fromId) throw new ConflictError('The content already belongs to this organization', ['organization']);
   if (!(await ctx.authz.can('organization:admin', target))) {
