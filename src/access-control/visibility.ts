@@ -57,11 +57,12 @@ export function visibleSpaces(userId: string): SQL {
 }
 
 /**
- * The filter for a list of spaces or collections: none for an admin of the organization listed
- * (they see everything in it), the visibility rules above for anyone else.
+ * The filter for a list of spaces or collections in these organizations: none when the viewer
+ * administers every one of them (they see everything there), the visibility rules above otherwise.
  */
-export async function listFilter(ctx: RequestContext, kind: ListedKind, organizationId: string | null): Promise<SQL | undefined> {
+export async function listFilter(ctx: RequestContext, kind: ListedKind, organizationIds: readonly string[]): Promise<SQL | undefined> {
   const viewer = requireViewer(ctx);
-  if (organizationId && (await viewerMembership(ctx, organizationId))?.role === 'admin') return undefined;
+  const roles = await Promise.all(organizationIds.map(async (id) => (await viewerMembership(ctx, id))?.role));
+  if (organizationIds.length > 0 && roles.every((role) => role === 'admin')) return undefined;
   return kind === 'space' ? visibleSpaces(viewer.user.id) : visibleCollections(viewer.user.id);
 }

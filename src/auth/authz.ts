@@ -15,10 +15,15 @@ export class Authz implements Authorizer {
 
   constructor(private readonly ctx: RequestContext) {}
 
-  can<A extends Action>(action: A, resource: ActionResources[A]): Promise<boolean> {
-    if (!this.ctx.viewer) return Promise.resolve(false);
+  private answers(action: Action): WeakMap<object, Promise<boolean>> {
     let byResource = this.memo.get(action);
     if (!byResource) this.memo.set(action, (byResource = new WeakMap()));
+    return byResource;
+  }
+
+  can<A extends Action>(action: A, resource: ActionResources[A]): Promise<boolean> {
+    if (!this.ctx.viewer) return Promise.resolve(false);
+    const byResource = this.answers(action);
     const key = resource as object;
     let answer = byResource.get(key);
     if (!answer) {
@@ -42,8 +47,12 @@ export class Authz implements Authorizer {
     if (!(await this.can(action, resource))) throw new NotFoundError(what);
   }
 
-  listFilter(kind: ListedKind, organizationId: string | null): Promise<SQL | undefined> {
-    return listFilter(this.ctx, kind, organizationId);
+  listFilter(kind: ListedKind, organizationIds: readonly string[]): Promise<SQL | undefined> {
+    return listFilter(this.ctx, kind, organizationIds);
+  }
+
+  remember<A extends Action>(action: A, resource: ActionResources[A], answer: boolean): void {
+    this.answers(action).set(resource as object, Promise.resolve(answer));
   }
 
   forget(): void {

@@ -71,9 +71,14 @@ export interface Authorizer {
   /** The resources, among these, on which the action is allowed; in their order. */
   allowed<A extends Action>(action: A, resources: readonly ActionResources[A][]): Promise<ActionResources[A][]>;
   /**
-   * The SQL condition that keeps, in a list of spaces or collections, the rows the caller may see;
-   * undefined when they may see every row of the organization. `organizationId` null: any organization.
+   * The SQL condition that keeps, in a list of spaces or collections of these organizations, the
+   * rows the caller may see; undefined when they may see every row there.
    */
-  listFilter(kind: ListedKind, organizationId: string | null): Promise<SQL | undefined>;
+  listFilter(kind: ListedKind, organizationIds: readonly string[]): Promise<SQL | undefined>;
+  /**
+   * Records an answer already known, for a row a list statement judged with the SQL twin of the
+   * action's policy: asking again then costs nothing.
+   */
+  remember<A extends Action>(action: A, resource: ActionResources[A], answer: boolean): void;
   forget(): void;
 }

@@ -4,6 +4,7 @@ import { encodeCursor, type CursorValue } from '../lib/cursor';
 import { badCursor, decodePageCursor, resolveWindow, type Page, type PageArgs } from '../domain/page';
 import { anyOf } from './any';
 import type { Db } from './client';
+import { rowAsJson, rowFromJson } from './json-row';
 
 /**
  * Keyset pagination over one table. `keys` are the sort columns, most significant first; the last
@@ -16,6 +17,27 @@ export interface KeysetSpec<TRow> {
   direction: 'asc' | 'desc';
   where?: SQL;
 }
+
+/**
+ * A row of another table brought along with each row of a page, through a foreign key, in the
+ * page's own statement: a space's parent collection, say, with whether the viewer may see it.
+ */
+export interface KeysetInclude<TRow, TIncluded> {
+  table: PgTable;
+  /** The column of the listed table holding the included row's id. */
+  via: PgColumn;
+  /** The included table's id column. */
+  id: PgColumn;
+  /** Whether the viewer may see the included row, judged in SQL; true when absent. */
+  visibleWhen?: SQL;
+  attach(row: TRow, included: TIncluded, visible: boolean): void;
+}
+
+/**
+ * Counts in REST pages are exact up to this many rows, computed in the page's statement; past it
+ * a list leaves `count` out rather than scan a large organization for every page.
+ */
+export const COUNT_CAP = 1000;
 
 export interface KeysetKey<TRow> {
   column: PgColumn;
@@ -69,17 +91,25 @@ function plan(spec: KeysetSpec<unknown>, args: PageArgs, max: number): Plan {
   return { size, backward, descending, cursorWhere, hasCursor: cursor != null };
 }
 
-function toPage<TRow>(spec: KeysetSpec<TRow>, p: Plan, rows: TRow[], total: () => Promise<number>): Page<TRow> {
+function toPage<TRow>(spec: KeysetSpec<TRow>, p: Plan, rows: TRow[], total: () => Promise<number>, bounded?: number): Page<TRow> {
   const more = rows.length > p.size;
   const items = rows.slice(0, p.size);
   if (p.backward) items.reverse();
+  // The whole list is in hand when the first page has no next one; else a bounded count may know it.
+  const knownCount = !p.hasCursor && !more && p.size > 0 ? items.length : bounded !== undefined && bounded <= COUNT_CAP ? bounded : undefined;
   return {
     items,
     cursor: (index) => encodeCursor(spec.keys.map((k) => k.value(items[index]))),
     hasNextPage: p.backward ? p.hasCursor : more,
     hasPreviousPage: p.backward ? more : p.hasCursor,
     count: total,
+    knownCount,
   };
+}
+
+/** How many rows match, counting no further than one past the cap. */
+function boundedCount(spec: KeysetSpec<unknown>): SQL<number> {
+  return sql<number>`(select count(*)::int from (select 1 from ${spec.table} where ${spec.where ?? sql`true`} limit ${COUNT_CAP + 1}) as capped)`;
 }
 
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -87,22 +117,35 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (promise ??= fn());
 }
 
+/**
+ * One page of one list. The same statement also counts the list up to COUNT_CAP rows, for REST's
+ * `count`; GraphQL's `totalCount` counts exactly, in a statement of its own, only when asked.
+ */
 export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: PageArgs, max: number): Promise<Page<TRow>> {
+  const options = { countUpTo: true };
   const p = plan(spec as KeysetSpec<unknown>, args, max);
-  const rows =
-    p.size === 0
-      ? []
-      : ((await db
-          .select()
-          .from(spec.table)
-          .where(and(spec.where, p.cursorWhere))
-          .orderBy(...orderFor(spec as KeysetSpec<unknown>, p.descending))
-          .limit(p.size + 1)) as TRow[]);
+  let rows: TRow[] = [];
+  let bounded: number | undefined;
+  if (p.size > 0) {
+    const columns = getTableColumns(spec.table);
+    const selection = options.countUpTo ? { ...columns, keysetBoundedCount: boundedCount(spec as KeysetSpec<unknown>) } : columns;
+    const found = (await db
+      .select(selection)
+      .from(spec.table)
+      .where(and(spec.where, p.cursorWhere))
+      .orderBy(...orderFor(spec as KeysetSpec<unknown>, p.descending))
+      .limit(p.size + 1)) as (TRow & { keysetBoundedCount?: number })[];
+    if (options.countUpTo && found.length) bounded = found[0].keysetBoundedCount;
+    rows = options.countUpTo ? found.map(({ keysetBoundedCount: _, ...row }) => row as TRow) : found;
+  } else if (options.countUpTo) {
+    const [row] = await db.select({ n: boundedCount(spec as KeysetSpec<unknown>) }).from(sql`(select 1) as one`);
+    bounded = row.n;
+  }
   const total = once(async () => {
     const [row] = await db.select({ n: count() }).from(spec.table).where(spec.where);
     return Number(row?.n ?? 0);
   });
-  return toPage(spec, p, rows, total);
+  return toPage(spec, p, rows, total, bounded);
 }
 
 /**
@@ -112,9 +155,9 @@ export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: Pag
  * the page size, not the length of the parents' lists, and the statement stays the same size
  * however many parents there are.
  */
-export async function keysetPages<TRow>(
+export async function keysetPages<TRow, TIncluded = never>(
   db: Db,
-  spec: KeysetSpec<TRow> & { partition: PgColumn; parentIds: readonly string[]; parentOf: (row: TRow) => string },
+  spec: KeysetSpec<TRow> & { partition: PgColumn; parentIds: readonly string[]; parentOf: (row: TRow) => string; include?: KeysetInclude<TRow, TIncluded> },
   args: PageArgs,
   max: number,
 ): Promise<Map<string, Page<TRow>>> {
@@ -129,9 +172,14 @@ export async function keysetPages<TRow>(
       sql`, `,
     );
     const order = sql.join(orderFor(spec as KeysetSpec<unknown>, p.descending), sql`, `);
+    const include = spec.include;
+    const included = include
+      ? sql`, (select json_build_object('row', ${rowAsJson(include.table)}, 'visible', ${include.visibleWhen ?? sql`true`})
+          from ${include.table} where ${include.id} = ${include.via}) as keyset_included`
+      : sql``;
     const query = sql`select page.* from unnest(${param(ids)}::text[]) as parent(id)
       cross join lateral (
-        select ${selection}, row_number() over (order by ${order}) as keyset_rank
+        select ${selection}, row_number() over (order by ${order}) as keyset_rank${included}
         from ${spec.table}
         where ${and(sql`${spec.partition} = parent.id`, spec.where, p.cursorWhere)}
         order by ${order}
@@ -141,6 +189,8 @@ export async function keysetPages<TRow>(
     const result = (await db.execute(query)) as unknown as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
     for (const raw of Array.isArray(result) ? result : result.rows) {
       const row = Object.fromEntries(columns.map(([key, column]) => [key, raw[key] == null ? null : column.mapFromDriverValue(raw[key])])) as TRow;
+      const extra = raw.keyset_included as { row: Record<string, unknown>; visible: boolean } | null | undefined;
+      if (include && extra) include.attach(row, rowFromJson<TIncluded>(include.table, extra.row), extra.visible);
       byParent.get(spec.parentOf(row))?.push(row);
     }
   }

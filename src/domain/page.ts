@@ -13,6 +13,11 @@ export interface Page<T> {
   hasPreviousPage: boolean;
   /** Total rows matching the filters, across all pages; computed only when asked. */
   count: () => Promise<number>;
+  /**
+   * The total when it is known without a statement of its own: the whole list fits in this page,
+   * or a count bounded to a cap came with the page. Undefined past the cap.
+   */
+  knownCount?: number;
 }
 
 /** Relay-style window: forward (`first`/`after`) or backward (`last`/`before`). */
@@ -67,7 +72,7 @@ export function restPageArgs(query: URLSearchParams): PageArgs {
 }
 
 export function emptyPage<T>(): Page<T> {
-  return { items: [], cursor: () => '', hasNextPage: false, hasPreviousPage: false, count: async () => 0 };
+  return { items: [], cursor: () => '', hasNextPage: false, hasPreviousPage: false, count: async () => 0, knownCount: 0 };
 }
 
 /** The same page with each item replaced; cursors and counts stay those of the original rows. */

@@ -1,7 +1,8 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { DataLoader } from '../lib/loaders';
 import type { RequestContext } from '../context/request-context';
-import { MAX_GRAPHQL_PAGE_SIZE, type Page, type PageArgs } from '../domain/page';
+import { MAX_GRAPHQL_PAGE_SIZE, resolveWindow, type Page, type PageArgs } from '../domain/page';
 
 export const GRAPHQL_MAX = MAX_GRAPHQL_PAGE_SIZE;
 
@@ -63,25 +64,65 @@ export function totalCountField(t: any) {
   };
 }
 
+/** What a query reads of a connection field: whether it needs the page at all, and which fields of its nodes. */
+export interface ConnectionSelection {
+  /** False when only `totalCount` is asked: the page need not be loaded. */
+  page: boolean;
+  nodeFields: ReadonlySet<string>;
+}
+
+/** The fields a selection set names, through inline fragments and fragment spreads. */
+function fieldsOf(set: SelectionSetNode | undefined, info: GraphQLResolveInfo, into: Map<string, SelectionSetNode[]>): Map<string, SelectionSetNode[]> {
+  for (const selection of set?.selections ?? []) {
+    if (selection.kind === Kind.FIELD) {
+      const sets = into.get(selection.name.value) ?? [];
+      if (selection.selectionSet) sets.push(selection.selectionSet);
+      into.set(selection.name.value, sets);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) fieldsOf(selection.selectionSet, info, into);
+    else fieldsOf(info.fragments[selection.name.value]?.selectionSet, info, into);
+  }
+  return into;
+}
+
+export function connectionSelection(info: GraphQLResolveInfo): ConnectionSelection {
+  const top = new Map<string, SelectionSetNode[]>();
+  for (const node of info.fieldNodes) fieldsOf(node.selectionSet, info, top);
+  const nodeFields = new Map<string, SelectionSetNode[]>();
+  for (const edges of top.get('edges') ?? []) for (const node of fieldsOf(edges, info, new Map()).get('node') ?? []) fieldsOf(node, info, nodeFields);
+  return { page: top.has('edges') || top.has('pageInfo'), nodeFields: new Set(nodeFields.keys()) };
+}
+
 /**
  * Loads the pages of one list for many parents at once: `load` answers, for the parents asked in
  * the same tick with the same arguments, one page (or a refusal) per parent id, in one statement.
  */
-export type BatchLoad<P, T, A extends PageArgs> = (ctx: RequestContext, parents: readonly P[], args: A) => Promise<Map<string, Page<T> | Error>>;
+export type BatchLoad<P, T, A extends PageArgs> = (
+  ctx: RequestContext,
+  parents: readonly P[],
+  args: A,
+  selection: ConnectionSelection,
+) => Promise<Map<string, Page<T> | Error>>;
 
 /**
  * The resolver of a nested connection field: every parent in the request asking for the same
- * window joins one batch, so the field costs one statement however many parents there are.
+ * window joins one batch, so the field costs one statement however many parents there are. When
+ * the query asks only for `totalCount`, no page is loaded (the window is checked all the same).
  */
 export function batchedConnection<P extends { id: string }, T, A extends PageArgs>(name: string, load: BatchLoad<P, T, A>) {
-  return async (parent: P, args: A, ctx: RequestContext): Promise<ConnectionWithCount<T>> => {
-    const key = `${name}:${JSON.stringify(args)}`;
+  return async (parent: P, requested: A, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ConnectionWithCount<T>> => {
+    const selection = connectionSelection(info);
+    let args = requested;
+    if (!selection.page) {
+      resolveWindow(requested, GRAPHQL_MAX);
+      args = { ...requested, first: 0, last: null, before: null };
+    }
+    const key = `${name}:${JSON.stringify(args)}:${[...selection.nodeFields].sort().join(',')}`;
     const loader = ctx.loaders.get(
       key,
       () =>
         new DataLoader<P, Page<T>, string>(
           async (parents) => {
-            const pages = await load(ctx, parents, args);
+            const pages = await load(ctx, parents, args, selection);
             return parents.map((p) => pages.get(p.id) ?? new Error(`No page of ${name} for ${p.id}`));
           },
           { cacheKeyFn: (p) => p.id },

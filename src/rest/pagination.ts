@@ -7,12 +7,16 @@ export function pageArgs(query: URLSearchParams): PageArgs {
   return restPageArgs(query);
 }
 
-/** The platform's list shape: `{ items, count, next?: { page } }`. */
+/**
+ * The platform's list shape: `{ items, count, next?: { page } }`. `count` (optional in the
+ * platform's `List`) is given when the page knows it: always for lists of up to COUNT_CAP items,
+ * never at the price of counting a large organization on every page.
+ */
 export async function renderList<T, U>(ctx: RequestContext, page: Page<T>, present: (ctx: RequestContext, item: T) => U | Promise<U>) {
-  const [items, count] = await Promise.all([Promise.all(page.items.map((item) => present(ctx, item))), page.count()]);
+  const items = await Promise.all(page.items.map((item) => present(ctx, item)));
   return {
     items,
-    count,
+    ...(page.knownCount !== undefined ? { count: page.knownCount } : {}),
     ...(page.hasNextPage ? { next: { page: page.cursor(page.items.length - 1) } } : {}),
   };
 }

@@ -48,8 +48,8 @@ export async function assertCanCreateIn(ctx: RequestContext, org: OrganizationRo
   return parent;
 }
 
-async function listSpec(ctx: RequestContext, organizationId: string | null, nested: boolean): Promise<KeysetSpec<CollectionRow>> {
-  const where = and(nested ? undefined : isNull(collections.parentId), await ctx.authz.listFilter('collection', organizationId));
+async function listSpec(ctx: RequestContext, organizationIds: readonly string[], nested: boolean): Promise<KeysetSpec<CollectionRow>> {
+  const where = and(nested ? undefined : isNull(collections.parentId), await ctx.authz.listFilter('collection', organizationIds));
   // The whole tree in creation order; top-level collections in the order moves give them.
   return nested
     ? { table: collections, where, keys: byTimeThenId(collections.createdAt, (c) => c.createdAt, collections.id), direction: 'asc' }
@@ -64,14 +64,18 @@ async function listSpec(ctx: RequestContext, organizationId: string | null, nest
       };
 }
 
+/** Rows of a list: loaded, and visible to the viewer since the list's SQL filter said so. */
 function remember(ctx: RequestContext, rows: Iterable<CollectionRow>): void {
-  for (const row of rows) rememberCollection(ctx, row);
+  for (const row of rows) {
+    rememberCollection(ctx, row);
+    ctx.authz.remember('collection:view', row, true);
+  }
 }
 
 export async function listCollections(ctx: RequestContext, organizationId: string, query: CollectionListInput, args: PageArgs, max: number): Promise<Page<CollectionRow>> {
   const org = await getOrganization(ctx, organizationId);
   const { nested } = parseInput(collectionListSchema, query);
-  const spec = await listSpec(ctx, org.id, nested);
+  const spec = await listSpec(ctx, [org.id], nested);
   const page = await keysetPage(ctx.db, { ...spec, where: and(eq(collections.organizationId, org.id), spec.where) }, args, max);
   remember(ctx, page.items);
   return page;
@@ -79,7 +83,7 @@ export async function listCollections(ctx: RequestContext, organizationId: strin
 
 /** Collections of many organizations at once, for nested GraphQL; only what the viewer may see. */
 export async function listCollectionsOfOrganizations(ctx: RequestContext, orgs: readonly OrganizationRow[], nested: boolean, args: PageArgs, max: number): Promise<Map<string, Page<CollectionRow>>> {
-  const spec = await listSpec(ctx, null, nested);
+  const spec = await listSpec(ctx, orgs.map((o) => o.id), nested);
   const pages = await keysetPages(ctx.db, { ...spec, partition: collections.organizationId, parentIds: orgs.map((o) => o.id), parentOf: (c) => c.organizationId }, args, max);
   for (const page of pages.values()) remember(ctx, page.items);
   return pages;

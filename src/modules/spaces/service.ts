@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import { collectionById, forgetContentAccess } from '../../access-control/content';
+import { collectionById, forgetContentAccess, rememberCollection } from '../../access-control/content';
 import type { Db } from '../../db/client';
-import { byTimeThenId, keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
+import { byTimeThenId, keysetPage, keysetPages, type KeysetInclude, type KeysetSpec } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError } from '../../domain/errors';
 import { emptyPage, mapPage, type Page, type PageArgs } from '../../domain/page';
@@ -9,7 +9,7 @@ import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { assertCanCreateIn, getCollection } from '../collections/service';
-import type { CollectionRow } from '../collections/table';
+import { collections, type CollectionRow } from '../collections/table';
 import { orderSchema, type OrderInput } from '../members/input';
 import { getMember } from '../members/service';
 import { getOrganization, getTransferTarget } from '../organizations/service';
@@ -28,8 +28,32 @@ import { spaces, type SpaceRow } from './table';
 /** How long a deleted space can be restored before it is purged for good. */
 export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Rows of a list: loaded, and visible to the viewer since the list's SQL filter said so. */
 function remember(ctx: RequestContext, rows: Iterable<SpaceRow>): void {
-  for (const row of rows) spaceById(ctx).prime(row.id, row);
+  for (const row of rows) {
+    spaceById(ctx).prime(row.id, row);
+    ctx.authz.remember('space:view', row, true);
+  }
+}
+
+/** For nested lists: what to bring along with each space in the page's statement. */
+export interface SpaceListOptions {
+  /** The parent collection, and whether the viewer may see it. */
+  withParents?: boolean;
+}
+
+async function parentsAlong(ctx: RequestContext, organizationIds: readonly string[], options: SpaceListOptions): Promise<KeysetInclude<SpaceRow, CollectionRow> | undefined> {
+  if (!options.withParents) return undefined;
+  return {
+    table: collections,
+    via: spaces.parentId,
+    id: collections.id,
+    visibleWhen: await ctx.authz.listFilter('collection', organizationIds),
+    attach: (_, parent, visible) => {
+      rememberCollection(ctx, parent);
+      ctx.authz.remember('collection:view', parent, visible);
+    },
+  };
 }
 
 function changed(ctx: RequestContext, row: SpaceRow): SpaceRow {
@@ -52,8 +76,8 @@ function visibilityFor(current: SpaceVisibility, parentId: string | null): Space
   return !parentId && current === 'in-collection' ? 'private' : current;
 }
 
-async function listWhere(ctx: RequestContext, organizationId: string | null) {
-  return and(isNull(spaces.deletedAt), await ctx.authz.listFilter('space', organizationId));
+async function listWhere(ctx: RequestContext, organizationIds: readonly string[]) {
+  return and(isNull(spaces.deletedAt), await ctx.authz.listFilter('space', organizationIds));
 }
 
 const byCreation: Pick<KeysetSpec<SpaceRow>, 'keys' | 'direction' | 'table'> = {
@@ -74,7 +98,7 @@ const byPosition: Pick<KeysetSpec<SpaceRow>, 'keys' | 'direction' | 'table'> = {
 /** Every space of the organization the viewer may see, wherever it sits, oldest first. */
 export async function listOrganizationSpaces(ctx: RequestContext, organizationId: string, args: PageArgs, max: number): Promise<Page<SpaceRow>> {
   const org = await getOrganization(ctx, organizationId);
-  const page = await keysetPage(ctx.db, { ...byCreation, where: and(eq(spaces.organizationId, org.id), await listWhere(ctx, org.id)) }, args, max);
+  const page = await keysetPage(ctx.db, { ...byCreation, where: and(eq(spaces.organizationId, org.id), await listWhere(ctx, [org.id])) }, args, max);
   remember(ctx, page.items);
   return page;
 }
@@ -82,16 +106,29 @@ export async function listOrganizationSpaces(ctx: RequestContext, organizationId
 /** The spaces directly in a collection, in their order. */
 export async function listCollectionSpaces(ctx: RequestContext, collectionId: string, args: PageArgs, max: number): Promise<Page<SpaceRow>> {
   const collection = await getCollection(ctx, collectionId);
-  const page = await keysetPage(ctx.db, { ...byPosition, where: and(eq(spaces.parentId, collection.id), await listWhere(ctx, collection.organizationId)) }, args, max);
+  const page = await keysetPage(ctx.db, { ...byPosition, where: and(eq(spaces.parentId, collection.id), await listWhere(ctx, [collection.organizationId])) }, args, max);
   remember(ctx, page.items);
   return page;
 }
 
 /** Spaces of many organizations in one statement, for nested GraphQL. */
-export async function listSpacesOfOrganizations(ctx: RequestContext, orgs: readonly OrganizationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SpaceRow>>> {
+export async function listSpacesOfOrganizations(
+  ctx: RequestContext,
+  orgs: readonly OrganizationRow[],
+  args: PageArgs,
+  max: number,
+  options: SpaceListOptions = {},
+): Promise<Map<string, Page<SpaceRow>>> {
   const pages = await keysetPages(
     ctx.db,
-    { ...byCreation, where: await listWhere(ctx, null), partition: spaces.organizationId, parentIds: orgs.map((o) => o.id), parentOf: (s) => s.organizationId },
+    {
+      ...byCreation,
+      where: await listWhere(ctx, orgs.map((o) => o.id)),
+      partition: spaces.organizationId,
+      parentIds: orgs.map((o) => o.id),
+      parentOf: (s) => s.organizationId,
+      include: await parentsAlong(ctx, orgs.map((o) => o.id), options),
+    },
     args,
     max,
   );
@@ -100,10 +137,23 @@ export async function listSpacesOfOrganizations(ctx: RequestContext, orgs: reado
 }
 
 /** Spaces of many collections in one statement, for nested GraphQL. */
-export async function listSpacesOfCollections(ctx: RequestContext, parents: readonly CollectionRow[], args: PageArgs, max: number): Promise<Map<string, Page<SpaceRow>>> {
+export async function listSpacesOfCollections(
+  ctx: RequestContext,
+  parents: readonly CollectionRow[],
+  args: PageArgs,
+  max: number,
+  options: SpaceListOptions = {},
+): Promise<Map<string, Page<SpaceRow>>> {
   const pages = await keysetPages(
     ctx.db,
-    { ...byPosition, where: await listWhere(ctx, null), partition: spaces.parentId, parentIds: parents.map((c) => c.id), parentOf: (s) => s.parentId! },
+    {
+      ...byPosition,
+      where: await listWhere(ctx, [...new Set(parents.map((c) => c.organizationId))]),
+      partition: spaces.parentId,
+      parentIds: parents.map((c) => c.id),
+      parentOf: (s) => s.parentId!,
+      include: await parentsAlong(ctx, [...new Set(parents.map((c) => c.organizationId))], options),
+    },
     args,
     max,
   );
@@ -125,7 +175,7 @@ export async function listMemberSpaces(
 ): Promise<Page<{ role: Role; space: SpaceRow }>> {
   const member = await getMember(ctx, organizationId, userId);
   const { order } = parseInput(orderSchema, input);
-  const seen = sql`exists (select 1 from ${spaces} where ${spaces.id} = ${contentGrants.spaceId} and ${await listWhere(ctx, member.organizationId)})`;
+  const seen = sql`exists (select 1 from ${spaces} where ${spaces.id} = ${contentGrants.spaceId} and ${await listWhere(ctx, [member.organizationId])})`;
   const page = await keysetPage<ContentGrantRow>(
     ctx.db,
     {

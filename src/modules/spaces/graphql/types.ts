@@ -114,7 +114,9 @@ builder.objectFields(OrganizationRef, (t) => ({
     {
       type: SpaceRef,
       description: 'Spaces of the organization the viewer may see, wherever they sit, oldest first. Spaces in the trash are left out.',
-      resolve: batchedConnection('Organization.spaces', (ctx, orgs, args: PageArgs) => listSpacesOfOrganizations(ctx, orgs, args, GRAPHQL_MAX)),
+      resolve: batchedConnection('Organization.spaces', (ctx, orgs, args: PageArgs, selection) =>
+        listSpacesOfOrganizations(ctx, orgs, args, GRAPHQL_MAX, { withParents: selection.nodeFields.has('parent') }),
+      ),
     },
     SpaceConnection,
   ),
@@ -125,7 +127,9 @@ builder.objectFields(CollectionRef, (t) => ({
     {
       type: SpaceRef,
       description: 'Spaces directly in the collection that the viewer may see, in display order. Spaces in the trash are left out.',
-      resolve: batchedConnection('Collection.spaces', (ctx, collections, args: PageArgs) => listSpacesOfCollections(ctx, collections, args, GRAPHQL_MAX)),
+      resolve: batchedConnection('Collection.spaces', (ctx, collections, args: PageArgs, selection) =>
+        listSpacesOfCollections(ctx, collections, args, GRAPHQL_MAX, { withParents: selection.nodeFields.has('parent') }),
+      ),
     },
     SpaceConnection,
   ),
