@@ -92,7 +92,15 @@ export async function isWithin(ctx: RequestContext, candidate: string, collectio
  * The viewer's role on a space or collection, resolved as `resolveContentRole` describes: the
  * organization role, the default levels down the collection tree, and grants to them and their teams.
  */
-export async function contentRole(ctx: RequestContext, content: Content): Promise<Role | null> {
+export function contentRole(ctx: RequestContext, content: Content): Promise<Role | null> {
+  // Every policy of a space or collection asks this; one answer per row and request.
+  const memo = ctx.loaders.get('contentRole', () => new WeakMap<object, Promise<Role | null>>());
+  let role = memo.get(content.row);
+  if (!role) memo.set(content.row, (role = resolveRole(ctx, content)));
+  return role;
+}
+
+async function resolveRole(ctx: RequestContext, content: Content): Promise<Role | null> {
   if (!ctx.viewer) return null;
   const membership = await viewerMembership(ctx, content.row.organizationId);
   if (!membership) return null;
@@ -111,6 +119,7 @@ export async function contentRole(ctx: RequestContext, content: Content): Promis
 
 /** After a write that changes collections, their tree or grants: later reads in this request see it. */
 export function forgetContentAccess(ctx: RequestContext): void {
+  ctx.loaders.forget('contentRole');
   collectionById(ctx).clearAll();
   ancestorIds(ctx).clearAll();
   grantsForUser(ctx).clearAll();

@@ -21,8 +21,25 @@ const orgRole = async (ctx: RequestContext, organizationId: string) => {
 
 const isSelf = (ctx: RequestContext, r: MemberResource) => ctx.viewer?.user.id === r.member.userId;
 
-const spaceAtLeast = (needed: Role, unlocked = false) => async (ctx: RequestContext, row: SpaceRow) =>
-  (!unlocked || row.editMode !== 'locked') && roleAtLeast(await contentRole(ctx, { kind: 'space', row }), needed);
+type SpaceAction = Extract<Action, `space:${string}`>;
+
+/** What each space action needs: a role on the space, and for changes, a space that is not locked. */
+export const SPACE_RULES: Record<SpaceAction, { role: Role; unlocked?: true }> = {
+  'space:view': { role: 'read' },
+  'space:comment': { role: 'comment' },
+  'space:edit': { role: 'edit', unlocked: true },
+  'space:review': { role: 'review' },
+  'space:merge': { role: 'edit', unlocked: true },
+  'space:admin': { role: 'admin' },
+};
+
+/** Whether a role allows a space action: the one rule the policies and the permission objects share. */
+export function spaceAllows(action: SpaceAction, role: Role | null, row: Pick<SpaceRow, 'editMode'>): boolean {
+  const rule = SPACE_RULES[action];
+  return (!rule.unlocked || row.editMode !== 'locked') && roleAtLeast(role, rule.role);
+}
+
+const spacePolicy = (action: SpaceAction) => async (ctx: RequestContext, row: SpaceRow) => spaceAllows(action, await contentRole(ctx, { kind: 'space', row }), row);
 
 const collectionAtLeast = (needed: Role) => async (ctx: RequestContext, row: CollectionRow) =>
   roleAtLeast(await contentRole(ctx, { kind: 'collection', row }), needed);
@@ -54,10 +71,10 @@ export const policies: { [A in Action]: Policy<A> } = {
   'collection:create': collectionAtLeast('create'),
   'collection:admin': collectionAtLeast('admin'),
 
-  'space:view': spaceAtLeast('read'),
-  'space:comment': spaceAtLeast('comment'),
-  'space:edit': spaceAtLeast('edit', true),
-  'space:review': spaceAtLeast('review'),
-  'space:merge': spaceAtLeast('edit', true),
-  'space:admin': spaceAtLeast('admin'),
+  'space:view': spacePolicy('space:view'),
+  'space:comment': spacePolicy('space:comment'),
+  'space:edit': spacePolicy('space:edit'),
+  'space:review': spacePolicy('space:review'),
+  'space:merge': spacePolicy('space:merge'),
+  'space:admin': spacePolicy('space:admin'),
 };

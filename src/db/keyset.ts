@@ -107,9 +107,14 @@ function toPage<TRow>(spec: KeysetSpec<TRow>, p: Plan, rows: TRow[], total: () =
   };
 }
 
-/** How many rows match, counting no further than one past the cap. */
+/**
+ * How many rows match, counting no further than one past the cap. Ordered like the list, so the
+ * planner walks the list's index and stops, where it might otherwise scan the table hoping to
+ * meet enough rows early.
+ */
 function boundedCount(spec: KeysetSpec<unknown>): SQL<number> {
-  return sql<number>`(select count(*)::int from (select 1 from ${spec.table} where ${spec.where ?? sql`true`} limit ${COUNT_CAP + 1}) as capped)`;
+  const order = sql.join(orderFor(spec, false), sql`, `);
+  return sql<number>`(select count(*)::int from (select 1 from ${spec.table} where ${spec.where ?? sql`true`} order by ${order} limit ${COUNT_CAP + 1}) as capped)`;
 }
 
 function once<T>(fn: () => Promise<T>): () => Promise<T> {

@@ -15,6 +15,11 @@ export class LoaderRegistry<D> {
     if (!instance) this.instances.set(key, (instance = build(this.db)));
     return instance;
   }
+
+  /** Drops one entry, so the next `get` builds it afresh. */
+  forget(key: symbol | string): void {
+    this.instances.delete(key);
+  }
 }
 
 /** Orders batch results to match the keys, null where a key found nothing. */

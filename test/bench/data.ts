@@ -35,7 +35,12 @@ export async function ensureBenchData(url = benchDatabaseUrl()): Promise<void> {
       const db = postgres(url, { max: 1, onnotice: () => {} });
       const [marker] = await db`select to_regclass('bench_meta') as t`.then(async ([r]) => (r.t ? db`select version from bench_meta` : []));
       await db.end();
-      if (marker?.version === DATA_VERSION) return;
+      if (marker?.version === DATA_VERSION) {
+        // The data stays; the schema follows the code, as a deployed server's would.
+        const migrated = await openDatabase({ url, migrate: true });
+        await migrated.close();
+        return;
+      }
       await admin.unsafe(`drop database ${name} with (force)`);
     }
     await admin.unsafe(`create database ${name}`);
@@ -52,7 +57,7 @@ export async function ensureBenchData(url = benchDatabaseUrl()): Promise<void> {
       await tx`create table bench_meta (version text not null)`;
       await tx`insert into bench_meta values (${DATA_VERSION})`;
     });
-    await sql`analyze`;
+    await sql`vacuum analyze`;
   } finally {
     await sql.end();
   }

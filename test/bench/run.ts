@@ -6,7 +6,7 @@
  * a speed: it prints one table.
  *
  * BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (16), QUIRE_BENCH_DATABASE_URL
- * (postgres://root@127.0.0.1:5432/quire_bench) and BENCH_SHAPES (a comma list of shape names) size it.
+ * (postgres://root@127.0.0.1:5432/quire_bench) and BENCH_SHAPES (shape names, separated by ;) size it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,7 +20,7 @@ import type { ChildStats } from './stats';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const ONLY = process.env.BENCH_SHAPES?.split(',').map((s) => s.trim());
+const ONLY = process.env.BENCH_SHAPES?.split(';').map((s) => s.trim());
 
 type Target = 'raw' | 'graphql' | 'rest';
 interface Child {

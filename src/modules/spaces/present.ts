@@ -1,18 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
-import { spaceCounters } from './service';
+import { spaceCounters, spacePermissions } from './service';
 import type { SpaceRow } from './table';
-
-export async function spacePermissions(ctx: RequestContext, row: SpaceRow) {
-  const [view, comment, edit, review, merge, admin] = await Promise.all([
-    ctx.authz.can('space:view', row),
-    ctx.authz.can('space:comment', row),
-    ctx.authz.can('space:edit', row),
-    ctx.authz.can('space:review', row),
-    ctx.authz.can('space:merge', row),
-    ctx.authz.can('space:admin', row),
-  ]);
-  return { view, access: view, admin, viewInviteLinks: admin, edit, triggerGitSync: edit, comment, merge, review, installIntegration: admin };
-}
 
 export async function presentSpace(ctx: RequestContext, row: SpaceRow) {
   const [permissions, counters] = await Promise.all([spacePermissions(ctx, row), spaceCounters(ctx, row)]);

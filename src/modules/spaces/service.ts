@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import { collectionById, forgetContentAccess, rememberCollection } from '../../access-control/content';
+import { collectionById, contentRole, forgetContentAccess, rememberCollection } from '../../access-control/content';
+import { SPACE_RULES, spaceAllows } from '../../access-control/policies';
 import type { Db } from '../../db/client';
 import { byTimeThenId, keysetPage, keysetPages, type KeysetInclude, type KeysetSpec } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
@@ -365,6 +366,34 @@ export async function purgeDeletedSpaces(db: Db, now: Date): Promise<string[]> {
     .where(and(isNotNull(spaces.deletedAt), lte(spaces.deletedAt, cutoff)))
     .returning({ id: spaces.id });
   return purged.map((p) => p.id);
+}
+
+export interface SpacePermissions {
+  view: boolean;
+  access: boolean;
+  admin: boolean;
+  viewInviteLinks: boolean;
+  edit: boolean;
+  triggerGitSync: boolean;
+  comment: boolean;
+  merge: boolean;
+  review: boolean;
+  installIntegration: boolean;
+}
+
+/**
+ * What the viewer may do with the space: the viewer's role on it is resolved once, and every
+ * answer comes from the rules the policies apply, which then know them too.
+ */
+export async function spacePermissions(ctx: RequestContext, row: SpaceRow): Promise<SpacePermissions> {
+  const role = await contentRole(ctx, { kind: 'space', row });
+  const allows = (action: keyof typeof SPACE_RULES) => {
+    const allowed = spaceAllows(action, role, row);
+    ctx.authz.remember(action, row, allowed);
+    return allowed;
+  };
+  const [view, comment, edit, review, merge, admin] = [allows('space:view'), allows('space:comment'), allows('space:edit'), allows('space:review'), allows('space:merge'), allows('space:admin')];
+  return { view, access: view, admin, viewInviteLinks: admin, edit, triggerGitSync: edit, comment, merge, review, installIntegration: admin };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
 import type { DefaultLevel } from '../../domain/permissions';
 import type { EditMode, SpaceVisibility } from '../../domain/spaces';
@@ -33,6 +34,9 @@ export const spaces = pgTable(
   },
   (t) => [
     index('spaces_organization_idx').on(t.organizationId, t.createdAt, t.id),
+    // Lists and their counts read live spaces only: this one holds nothing else, so counting a
+    // page's list needs no visit to the table.
+    index('spaces_live_organization_idx').on(t.organizationId, t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
     index('spaces_parent_idx').on(t.parentId, t.position, t.id),
     index('spaces_deleted_idx').on(t.deletedAt),
   ],

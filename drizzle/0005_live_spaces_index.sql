@@ -1,0 +1,1 @@
+CREATE INDEX "spaces_live_organization_idx" ON "spaces" USING btree ("organization_id","created_at","id") WHERE "spaces"."deleted_at" is null;
