@@ -31,6 +31,11 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
   if (error instanceof GraphQLError && error.originalError instanceof PothosValidationError) {
     return replaceExpected(error, new GraphQLError(error.message, { path: error.path, extensions: { ...error.extensions, code: 'VALIDATION_FAILED' } }));
   }
+  // A variable of the wrong type (`admin` where the enum says ADMIN, "x" for an Int): the request
+  // is refused before anything runs, as any invalid document is.
+  if (error instanceof GraphQLError && !error.originalError && /^Variable "\$[^"]+" /.test(error.message)) {
+    return replaceExpected(error, new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } }));
+  }
   if (error instanceof GraphQLError && !error.originalError) return error;
   console.error(error instanceof GraphQLError ? (error.originalError ?? error) : error);
   return new GraphQLError(isDev ? String(error) : message, { path: error instanceof GraphQLError ? error.path : undefined, extensions: { code: 'INTERNAL_SERVER_ERROR' } });

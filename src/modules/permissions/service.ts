@@ -73,24 +73,34 @@ export async function inviteToContent(ctx: RequestContext, content: Content, inp
   await setGrants(ctx, content, grantees, role);
 }
 
-/** Changes one grantee's role on the content; a user or team outside the organization is NOT_FOUND. */
-export async function setContentGrant(ctx: RequestContext, content: Content, grantee: Grantee, input: GrantRoleInput): Promise<void> {
-  await assertAdmin(ctx, content);
-  const { role } = parseInput(grantRoleSchema, input);
-  const inOrganization =
+/** The grantee a path names, which must belong to the content's organization: NOT_FOUND otherwise. */
+async function assertGranteeInOrganization(ctx: RequestContext, content: Content, grantee: Grantee): Promise<void> {
+  const organizationId = content.row.organizationId;
+  const found =
     grantee.kind === 'user'
       ? await ctx.db
           .select({ id: organizationMembers.userId })
           .from(organizationMembers)
-          .where(and(eq(organizationMembers.organizationId, content.row.organizationId), eq(organizationMembers.userId, grantee.id)))
-      : await ctx.db.select({ id: teams.id }).from(teams).where(and(eq(teams.organizationId, content.row.organizationId), eq(teams.id, grantee.id)));
-  if (inOrganization.length === 0) throw new NotFoundError(grantee.kind === 'user' ? 'Member' : 'Team');
+          .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, grantee.id)))
+      : await ctx.db.select({ id: teams.id }).from(teams).where(and(eq(teams.organizationId, organizationId), eq(teams.id, grantee.id)));
+  if (found.length === 0) throw new NotFoundError(grantee.kind === 'user' ? 'Member' : 'Team');
+}
+
+/** Changes one grantee's role on the content; a user or team outside the organization is NOT_FOUND. */
+export async function setContentGrant(ctx: RequestContext, content: Content, grantee: Grantee, input: GrantRoleInput): Promise<void> {
+  await assertAdmin(ctx, content);
+  const { role } = parseInput(grantRoleSchema, input);
+  await assertGranteeInOrganization(ctx, content, grantee);
   await setGrants(ctx, content, [grantee], role);
 }
 
-/** Removing access someone does not have succeeds. */
+/**
+ * Removes one grantee's access to the content. Removing access a member or team of the
+ * organization does not have succeeds; one outside the organization is NOT_FOUND, as for a change.
+ */
 export async function removeContentGrant(ctx: RequestContext, content: Content, grantee: Grantee): Promise<void> {
   await assertAdmin(ctx, content);
+  await assertGranteeInOrganization(ctx, content, grantee);
   await ctx.db.delete(contentGrants).where(and(onContent(content), forGrantee(grantee)));
   forgetContentAccess(ctx);
 }
