@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { collectionById, contentRole, forgetContentAccess, rememberCollection } from '../../access-control/content';
-import { SPACE_RULES, spaceAllows } from '../../access-control/policies';
+import { spaceAllows, type SPACE_RULES } from '../../access-control/policies';
 import type { Db } from '../../db/client';
 import { byTimeThenId, keysetPage, keysetPages, type KeysetInclude, type KeysetSpec } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
