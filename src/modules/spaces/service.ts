@@ -112,23 +112,28 @@ export async function listCollectionSpaces(ctx: RequestContext, collectionId: st
   return page;
 }
 
-/** Spaces of many organizations in one statement, for nested GraphQL. */
-export async function listSpacesOfOrganizations(
+/**
+ * Spaces of many parents (organizations or collections) in one statement, for nested GraphQL:
+ * the page of each parent, in the order that parent lists them.
+ */
+async function spacesOfParents(
   ctx: RequestContext,
-  orgs: readonly OrganizationRow[],
+  by: { order: typeof byCreation; partition: typeof spaces.organizationId | typeof spaces.parentId; parentOf: (s: SpaceRow) => string },
+  parents: readonly { id: string; organizationId: string }[],
   args: PageArgs,
   max: number,
-  options: SpaceListOptions = {},
+  options: SpaceListOptions,
 ): Promise<Map<string, Page<SpaceRow>>> {
+  const organizationIds = [...new Set(parents.map((p) => p.organizationId))];
   const pages = await keysetPages(
     ctx.db,
     {
-      ...byCreation,
-      where: await listWhere(ctx, orgs.map((o) => o.id)),
-      partition: spaces.organizationId,
-      parentIds: orgs.map((o) => o.id),
-      parentOf: (s) => s.organizationId,
-      include: await parentsAlong(ctx, orgs.map((o) => o.id), options),
+      ...by.order,
+      where: await listWhere(ctx, organizationIds),
+      partition: by.partition,
+      parentIds: parents.map((p) => p.id),
+      parentOf: by.parentOf,
+      include: await parentsAlong(ctx, organizationIds, options),
     },
     args,
     max,
@@ -137,29 +142,15 @@ export async function listSpacesOfOrganizations(
   return pages;
 }
 
-/** Spaces of many collections in one statement, for nested GraphQL. */
-export async function listSpacesOfCollections(
-  ctx: RequestContext,
-  parents: readonly CollectionRow[],
-  args: PageArgs,
-  max: number,
-  options: SpaceListOptions = {},
-): Promise<Map<string, Page<SpaceRow>>> {
-  const pages = await keysetPages(
-    ctx.db,
-    {
-      ...byPosition,
-      where: await listWhere(ctx, [...new Set(parents.map((c) => c.organizationId))]),
-      partition: spaces.parentId,
-      parentIds: parents.map((c) => c.id),
-      parentOf: (s) => s.parentId!,
-      include: await parentsAlong(ctx, [...new Set(parents.map((c) => c.organizationId))], options),
-    },
-    args,
-    max,
-  );
-  for (const page of pages.values()) remember(ctx, page.items);
-  return pages;
+/** Spaces of many organizations, oldest first, for nested GraphQL. */
+export function listSpacesOfOrganizations(ctx: RequestContext, orgs: readonly OrganizationRow[], args: PageArgs, max: number, options: SpaceListOptions = {}) {
+  const parents = orgs.map((o) => ({ id: o.id, organizationId: o.id }));
+  return spacesOfParents(ctx, { order: byCreation, partition: spaces.organizationId, parentOf: (s) => s.organizationId }, parents, args, max, options);
+}
+
+/** Spaces of many collections, in their display order, for nested GraphQL. */
+export function listSpacesOfCollections(ctx: RequestContext, collections: readonly CollectionRow[], args: PageArgs, max: number, options: SpaceListOptions = {}) {
+  return spacesOfParents(ctx, { order: byPosition, partition: spaces.parentId, parentOf: (s) => s.parentId! }, collections, args, max, options);
 }
 
 /**

@@ -3,8 +3,8 @@ import { ContentDefaultLevelEnum, toContentDefaultLevel } from '../../../graphql
 import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, totalCountField } from '../../../graphql/relay';
 import { OrganizationRef } from '../../organizations/graphql/refs';
-import { getOrganization } from '../../organizations/service';
-import { getCollection, getParentCollection, listCollectionsOfOrganizations } from '../service';
+import { getCollection, listCollectionsOfOrganizations } from '../service';
+import { placementFields } from './fields';
 import { CollectionRef } from './refs';
 
 builder.node(CollectionRef, {
@@ -22,17 +22,7 @@ builder.node(CollectionRef, {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the collection was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the collection was last changed or moved.' }),
-    organization: t.field({
-      type: OrganizationRef,
-      description: 'The organization the collection belongs to.',
-      resolve: (c, _, ctx) => getOrganization(ctx, c.organizationId),
-    }),
-    parent: t.field({
-      type: CollectionRef,
-      nullable: true,
-      description: 'The collection holding this one; null at the top level of the organization or when the viewer may not see it.',
-      resolve: (c, _, ctx) => getParentCollection(ctx, c),
-    }),
+    ...placementFields(t, 'collection'),
     viewerCanView: t.boolean({ description: 'Whether the viewer may see the collection.', resolve: (c, _, ctx) => ctx.authz.can('collection:view', c) }),
     viewerCanCreate: t.boolean({
       description: 'Whether the viewer may create spaces and collections inside it.',

@@ -2,11 +2,10 @@ import type { PageArgs } from '../../../domain/page';
 import { builder } from '../../../graphql/builder';
 import { ContentDefaultLevelEnum, enumValues, toContentDefaultLevel } from '../../../graphql/enums';
 import { orNull } from '../../../graphql/errors';
-import { batchedConnection, GRAPHQL_MAX, totalCountField } from '../../../graphql/relay';
+import { batchedConnection, GRAPHQL_MAX, totalCountField, type ConnectionSelection } from '../../../graphql/relay';
 import { CollectionRef } from '../../collections/graphql/refs';
-import { getParentCollection } from '../../collections/service';
+import { placementFields } from '../../collections/graphql/fields';
 import { OrganizationRef } from '../../organizations/graphql/refs';
-import { getOrganization } from '../../organizations/service';
 import { getSpace, listSpacesOfCollections, listSpacesOfOrganizations, spaceCounters } from '../service';
 import { EDIT_MODES, type SpaceVisibility } from '../../../domain/spaces';
 import { SpaceRef } from './refs';
@@ -74,17 +73,7 @@ builder.node(SpaceRef, {
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the space was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its settings or place last changed.' }),
     counters: t.field({ type: SpaceCountersRef, description: 'How many discussions and change requests it has.', resolve: (s, _, ctx) => spaceCounters(ctx, s) }),
-    organization: t.field({
-      type: OrganizationRef,
-      description: 'The organization the space belongs to.',
-      resolve: (s, _, ctx) => getOrganization(ctx, s.organizationId),
-    }),
-    parent: t.field({
-      type: CollectionRef,
-      nullable: true,
-      description: 'The collection holding the space; null at the top level of the organization or when the viewer may not see it.',
-      resolve: (s, _, ctx) => getParentCollection(ctx, s),
-    }),
+    ...placementFields(t, 'space'),
     viewerCanView: t.boolean({ description: 'Whether the viewer may read the space.', resolve: (s, _, ctx) => ctx.authz.can('space:view', s) }),
     viewerCanComment: t.boolean({ description: 'Whether the viewer may take part in discussions.', resolve: (s, _, ctx) => ctx.authz.can('space:comment', s) }),
     viewerCanEdit: t.boolean({
@@ -109,14 +98,15 @@ const SpaceConnection = builder.connectionObject(
   { name: 'SpaceEdge', description: 'A space in a page, with its cursor.' },
 );
 
+/** What a query's selection of spaces asks to bring along with each one. */
+const along = (selection: ConnectionSelection) => ({ withParents: selection.nodeFields.has('parent') });
+
 builder.objectFields(OrganizationRef, (t) => ({
   spaces: t.connection(
     {
       type: SpaceRef,
       description: 'Spaces of the organization the viewer may see, wherever they sit, oldest first. Spaces in the trash are left out.',
-      resolve: batchedConnection('Organization.spaces', (ctx, orgs, args: PageArgs, selection) =>
-        listSpacesOfOrganizations(ctx, orgs, args, GRAPHQL_MAX, { withParents: selection.nodeFields.has('parent') }),
-      ),
+      resolve: batchedConnection('Organization.spaces', (ctx, orgs, args: PageArgs, selection) => listSpacesOfOrganizations(ctx, orgs, args, GRAPHQL_MAX, along(selection))),
     },
     SpaceConnection,
   ),
@@ -127,9 +117,7 @@ builder.objectFields(CollectionRef, (t) => ({
     {
       type: SpaceRef,
       description: 'Spaces directly in the collection that the viewer may see, in display order. Spaces in the trash are left out.',
-      resolve: batchedConnection('Collection.spaces', (ctx, collections, args: PageArgs, selection) =>
-        listSpacesOfCollections(ctx, collections, args, GRAPHQL_MAX, { withParents: selection.nodeFields.has('parent') }),
-      ),
+      resolve: batchedConnection('Collection.spaces', (ctx, collections, args: PageArgs, selection) => listSpacesOfCollections(ctx, collections, args, GRAPHQL_MAX, along(selection))),
     },
     SpaceConnection,
   ),
