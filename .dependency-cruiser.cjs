@@ -22,6 +22,8 @@ const L = {
   accessControl: '^src/access-control/',
   auth: '^src/auth/',
   queries: `^src/modules/${M}/queries\\.ts$`,
+  /** A module's other files (its tree codec, its markdown parser...): helpers of its own service. */
+  internal: `^src/modules/${M}/(?!(table|loaders|input|queries|service|present|rest)\\.ts$)[^/]+\\.ts$`,
   service: `^src/modules/${M}/service\\.ts$`,
   adapter: `^src/modules/${M}/(present\\.ts$|rest\\.ts$|graphql/)`,
   graphqlKernel: '^src/graphql/(?!schema\\.ts$|print\\.ts$)',
@@ -34,7 +36,7 @@ const L = {
 };
 
 /** Modules from the bottom up: a module's services may use those of the modules before it. */
-const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces'];
+const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces', 'content'];
 
 const npm = { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'core'] };
 const any = (...layers) => ({ path: layers.map((l) => L[l]) });
@@ -58,6 +60,20 @@ module.exports = {
       from: { path: L.adapter },
       to: { path: L.table, dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'module-internals-stay-home',
+      severity: 'error',
+      comment: "A module's helper files serve its own service and queries only.",
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: L.internal, pathNot: '^src/modules/$1/' },
+    },
+    ...MODULE_ORDER.map((module, index) => ({
+      name: `module-order-internal-${module}`,
+      severity: 'error',
+      comment: `${module}'s helper files follow the same order as its services.`,
+      from: { path: `^src/modules/${module}/(?!(table|loaders|input|present|rest)\\.ts$)[^/]+\\.ts$` },
+      to: { path: `^src/modules/(${MODULE_ORDER.slice(index + 1).join('|') || '$^'})/(service|queries)\\.ts$` },
+    })),
     ...MODULE_ORDER.map((module, index) => ({
       name: `module-order-${module}`,
       severity: 'error',
@@ -80,7 +96,8 @@ module.exports = {
     allow('accessControl', 'accessControl', 'context', 'db', 'domain', 'lib', 'table'),
     allow('auth', 'auth', 'accessControl', 'context', 'config', 'db', 'domain', 'lib', 'table'),
     allow('queries', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
-    allow('service', 'service', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
+    allow('internal', 'internal', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
+    allow('service', 'service', 'queries', 'internal', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
     allow('adapter', 'adapter', 'service', 'input', 'table', 'context', 'domain', 'lib', 'graphqlKernel', 'restKernel'),
     allow('graphqlKernel', 'graphqlKernel', 'context', 'domain', 'lib'),
     allow('graphqlSchema', 'graphqlSchema', 'graphqlKernel', 'adapter'),

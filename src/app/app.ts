@@ -7,9 +7,11 @@ import { maskError, quietLogger } from '../graphql/mask';
 import { QUERY_LIMITS, useQueryLimits } from '../graphql/cost';
 import { schema } from '../graphql/schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
+import { tooLargeResponse } from '../graphql/too-large';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
-import { createRequestContext, type AppServices } from '../auth/context';
+import { createContext, createRequestContext, type AppServices } from '../auth/context';
+import { serveSignedFile } from '../modules/content/rest';
 import type { RequestContext } from '../context/request-context';
 
 /** Compiled queries kept per process, most recently used first out of 1000. */
@@ -50,6 +52,8 @@ export function createApp(services: AppServices): App {
     async fetch(request: Request): Promise<Response> {
       const { pathname } = new URL(request.url);
       if (pathname === '/graphql') {
+        const tooLarge = tooLargeResponse(request);
+        if (tooLarge) return tooLarge;
         // A bad credential is refused at HTTP level; everything else is decided while executing.
         let ctx: RequestContext;
         try {
@@ -63,6 +67,10 @@ export function createApp(services: AppServices): App {
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
         return router.handle(request, () => createRequestContext(services, request));
+      }
+      if (pathname.startsWith('/files/') && request.method === 'GET') {
+        // Download links carry their own signature: no token is asked for.
+        return serveSignedFile(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
       }
       if (pathname === '/' || pathname === '/health') {
         return Response.json({ name: 'quire', graphql: '/graphql', rest: '/v1' });

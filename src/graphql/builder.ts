@@ -8,6 +8,8 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     ID: { Input: string; Output: string };
+    JSON: { Input: unknown; Output: unknown };
+    Upload: { Input: File; Output: never };
   };
 }>({
   plugins: [RelayPlugin],
@@ -59,3 +61,22 @@ builder.mutationType({ description: 'Entry points for writing: one mutation per 
 
 /** The builder's type parameters, for helpers that take Pothos field builders. */
 export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+builder.scalarType('JSON', {
+  description: 'A JSON value, as it is: used for the platform\'s JSON documents.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+builder.scalarType('Upload', {
+  description: 'A file sent with the request, as the GraphQL multipart request specification describes.',
+  serialize: () => {
+    throw new TypeError('Upload is an input type only');
+  },
+  // Yoga hands over its fetch implementation's File, which is not always the global class.
+  parseValue: (value) => {
+    const file = value as File | null;
+    if (typeof file?.arrayBuffer !== 'function' || typeof file.name !== 'string') throw new TypeError('Upload must be a file part of a multipart request');
+    return file;
+  },
+});

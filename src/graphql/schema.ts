@@ -8,5 +8,6 @@ import '../modules/invites/graphql';
 import '../modules/permissions/graphql';
 import '../modules/collections/graphql';
 import '../modules/spaces/graphql';
+import '../modules/content/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -19,7 +19,7 @@ interface Route {
   handler: RestHandler;
 }
 
-/** A small exact-path router: `/v1/orgs/:organizationId/members/:userId`. */
+/** A small exact-path router: `/v1/orgs/:organizationId/members/:userId`, and `*rest` to end a path. */
 export class RestRouter {
   private routes: Route[] = [];
 
@@ -38,9 +38,15 @@ export class RestRouter {
     const parts = pathname.split('/').filter(Boolean);
     let pathMatched = false;
     for (const route of this.routes) {
-      if (route.segments.length !== parts.length) continue;
+      // A last segment `*name` takes the rest of the path, slashes included (a page's path).
+      const rest = route.segments.at(-1)?.startsWith('*');
+      if (rest ? parts.length < route.segments.length : route.segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
       const ok = route.segments.every((seg, i) => {
+        if (seg.startsWith('*')) {
+          params[seg.slice(1)] = parts.slice(i).map(decodePathSegment).join('/');
+          return true;
+        }
         if (seg.startsWith(':')) {
           params[seg.slice(1)] = decodePathSegment(parts[i]);
           return true;

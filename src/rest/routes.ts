@@ -1,4 +1,5 @@
 import { collectionRoutes } from '../modules/collections/rest';
+import { contentRoutes } from '../modules/content/rest';
 import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
@@ -18,5 +19,6 @@ export function createRestRouter(): RestRouter {
   collectionRoutes(router);
   spaceRoutes(router);
   permissionRoutes(router);
+  contentRoutes(router);
   return router;
 }

@@ -1,11 +1,18 @@
-import { index, pgTable, text } from 'drizzle-orm/pg-core';
-import { spaces } from '../spaces/table';
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { ts } from '../../db/columns';
+import { spaces } from '../spaces/table';
 import { users } from '../users/table';
 
+/** How a revision came to be, in the platform's words. */
+export const REVISION_TYPES = ['edits', 'merge', 'update', 'rollback', 'computed'] as const;
+export type RevisionType = (typeof REVISION_TYPES)[number];
+
 /**
- * Immutable snapshots of a space's content. A space is born with an empty initial revision; edits,
- * merges and imports add revisions whose `parentId` points at the one they were made from.
+ * Immutable snapshots of a space's content (migration 0006 makes the database refuse any UPDATE).
+ * A revision names its parents and points at two content-addressed lists (src/modules/content):
+ * its top-level pages and its files. Revisions share every object they have in common, so one
+ * edit stores only what it changed.
  */
 export const revisions = pgTable(
   'revisions',
@@ -14,9 +21,13 @@ export const revisions = pgTable(
     spaceId: text()
       .notNull()
       .references(() => spaces.id, { onDelete: 'cascade' }),
-    parentId: text(),
-    /** How the revision came to be: 'initial', 'duplicate', later 'merge', 'import', ... */
-    type: text().notNull(),
+    parents: text().array().notNull().default(sql`'{}'::text[]`),
+    type: text().$type<RevisionType>().notNull(),
+    /** Hash of the list of top-level pages; null for none. */
+    pages: text(),
+    /** Hash of the list of files; null for none. */
+    files: text(),
+    variables: jsonb().$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     createdBy: text().references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts().notNull().defaultNow(),
   },

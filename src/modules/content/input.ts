@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { bodyObject } from '../../domain/validate';
+
+/** What a page is: a document, a group of the table of contents, a link, or generated from a source. */
+export const PAGE_TYPES = ['document', 'group', 'link', 'computed'] as const;
+export type PageType = (typeof PAGE_TYPES)[number];
+
+const pageId = (field: string) => z.string({ error: `${field} must be a page id` }).min(1, `${field} must be a page id`);
+
+export const pagePositionSchema = z
+  .object({ before: pageId('position.before').optional(), after: pageId('position.after').optional() }, { error: 'position must be an object' })
+  .strict();
+export type PagePositionInput = z.input<typeof pagePositionSchema>;
+
+const title = z
+  .string({ error: (issue) => (issue.input === undefined ? 'title is required' : 'title must be a string') })
+  .trim()
+  .min(1, 'title must be 1 to 200 characters')
+  .max(200, 'title must be 1 to 200 characters');
+const emoji = z.string({ error: 'emoji must be a string' }).min(1, 'emoji must not be empty').max(50, 'emoji must be at most 50 characters');
+const icon = z.string({ error: 'icon must be a string' }).min(1, 'icon must not be empty').max(100, 'icon must be at most 100 characters');
+const description = z.string({ error: 'description must be a string' }).max(1000, 'description must be at most 1000 characters');
+/** A page body; a megabyte of markdown is a book. */
+export const MAX_MARKDOWN_BYTES = 1_000_000;
+const markdown = z
+  .string({ error: 'markdown must be a string' })
+  .refine((text) => Buffer.byteLength(text) <= MAX_MARKDOWN_BYTES, `markdown must be at most ${MAX_MARKDOWN_BYTES} bytes`);
+const href = z.string({ error: 'href must be a string' }).trim().min(1, 'href must not be empty').max(2048, 'href must be at most 2048 characters');
+
+const layout = z
+  .object(
+    {
+      width: z.enum(['default', 'wide'], { error: 'layout.width must be default or wide' }),
+      cover: z.boolean(),
+      coverSize: z.enum(['hero', 'full'], { error: 'layout.coverSize must be hero or full' }),
+      title: z.boolean(),
+      description: z.boolean(),
+      tableOfContents: z.boolean(),
+      outline: z.boolean(),
+      pagination: z.boolean(),
+      metadata: z.boolean(),
+    },
+    { error: 'layout must be an object' },
+  )
+  .partial()
+  .strict();
+
+export const pageCreateSchema = z
+  .object(
+    {
+      type: z.enum(['document', 'group', 'link'], { error: 'type must be document, group or link' }).default('document'),
+      parent: pageId('parent').nullable().optional(),
+      position: pagePositionSchema.optional(),
+      title,
+      emoji: emoji.optional(),
+      icon: icon.optional(),
+      description: description.optional(),
+      markdown: markdown.optional(),
+      href: href.optional(),
+      hidden: z.boolean({ error: 'hidden must be a boolean' }).optional(),
+    },
+    bodyObject,
+  )
+  .strict()
+  .refine((p) => p.type !== 'link' || p.href !== undefined, { message: 'a link page needs an href', path: ['href'] })
+  .refine((p) => p.type === 'link' || p.href === undefined, { message: 'only a link page has an href', path: ['href'] })
+  .refine((p) => p.type === 'document' || (p.markdown === undefined && p.description === undefined), { message: 'only a document page has markdown or a description', path: ['markdown'] });
+export type PageCreateInput = z.input<typeof pageCreateSchema>;
+
+export const pageUpdateSchema = z
+  .object(
+    {
+      title: title.optional(),
+      emoji: emoji.nullable().optional(),
+      icon: icon.nullable().optional(),
+      description: description.nullable().optional(),
+      markdown: markdown.optional(),
+      href: href.optional(),
+      hidden: z.boolean({ error: 'hidden must be a boolean' }).optional(),
+      noIndex: z.boolean({ error: 'noIndex must be a boolean' }).optional(),
+      noRobotsIndex: z.boolean({ error: 'noRobotsIndex must be a boolean' }).optional(),
+      layout: layout.optional(),
+    },
+    bodyObject,
+  )
+  .strict();
+export type PageUpdateInput = z.input<typeof pageUpdateSchema>;
+
+export const pageMoveSchema = z
+  .object({ parent: pageId('parent').nullable().optional(), position: pagePositionSchema.optional() }, bodyObject)
+  .strict()
+  .refine((m) => m.parent !== undefined || m.position !== undefined, { message: 'name a parent, a position or both' });
+export type PageMoveInput = z.input<typeof pageMoveSchema>;
+
+/** Files go through GraphQL's multipart requests, whose whole body is capped at a megabyte. */
+export const fileUploadSchema = z
+  .object({
+    name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must be 1 to 255 characters').max(255, 'name must be 1 to 255 characters').refine((n) => !/[/\\]/.test(n), 'name must not contain slashes'),
+    contentType: z.string().max(255).optional(),
+    bytes: z.instanceof(Buffer, { error: 'bytes must be the file content' }).refine((b) => b.length > 0, 'the file is empty'),
+  })
+  .strict();
+export type FileUploadInput = z.input<typeof fileUploadSchema>;
+
+export const pageReadSchema = z.object({
+  format: z.enum(['document', 'markdown'], { error: 'format must be document or markdown' }).default('document'),
+  evaluated: z.enum(['true', 'false'], { error: 'evaluated must be true or false' }).optional(),
+  metadata: z.enum(['true', 'false'], { error: 'metadata must be true or false' }).optional(),
+  computed: z.enum(['true', 'false'], { error: 'computed must be true or false' }).optional(),
+});
+export type PageReadInput = z.input<typeof pageReadSchema>;
+
+export const revisionReadSchema = pageReadSchema.omit({ format: true, evaluated: true });
+export type RevisionReadInput = z.input<typeof revisionReadSchema>;
+
+/** A page to add with its subpages, as imports and templates produce them. */
+export interface NewPage {
+  type?: 'document' | 'group' | 'link';
+  title: string;
+  emoji?: string;
+  description?: string;
+  markdown?: string;
+  href?: string;
+  hidden?: boolean;
+  children?: NewPage[];
+}
+
+/** A file to add, bytes and all. */
+export interface NewFile {
+  name: string;
+  bytes: Buffer;
+  contentType?: string;
+}

@@ -1,0 +1,224 @@
+import type { BlockContent, Content, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { slugify } from './slugs';
+
+/*
+ * A page body is markdown, as people write it; the platform's JSON document is derived from it with
+ * a real parser (remark, with GitHub's extensions for tables, task lists and strikethrough). Links
+ * are resolved against the revision by the caller's `resolve`, so the same body points at pages and
+ * files of whatever revision it sits in.
+ */
+
+export type ContentRef =
+  | { kind: 'url'; url: string }
+  | { kind: 'page'; page: string }
+  | { kind: 'file'; file: string }
+  | { kind: 'anchor'; anchor: string; page?: string };
+
+/** What a link's target turned out to be, and whether it points at something that exists. */
+export interface Resolved {
+  ref: ContentRef;
+  status: 'ok' | 'broken' | 'in-app' | 'external';
+}
+
+export type Resolver = (href: string) => Resolved;
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+export function parseMarkdown(markdown: string): Root {
+  return parser.parse(markdown);
+}
+
+type Json = Record<string, unknown>;
+type Mark = 'bold' | 'italic' | 'code' | 'strikethrough';
+
+const leaf = (text: string, marks: Mark[]) => ({ object: 'leaf', text, marks: marks.map((type) => ({ object: 'mark', type })) });
+const text = (leaves: Json[]) => ({ object: 'text', leaves });
+
+/** Inline content as the document's text and inline nodes, marks carried down to the leaves. */
+function inlines(nodes: PhrasingContent[], resolve: Resolver, marks: Mark[] = []): Json[] {
+  const out: Json[] = [];
+  const push = (node: Json) => {
+    const last = out[out.length - 1];
+    // Adjacent texts merge into one text node of several leaves.
+    if (node.object === 'text' && last?.object === 'text') (last.leaves as Json[]).push(...(node.leaves as Json[]));
+    else out.push(node);
+  };
+  for (const node of nodes) {
+    switch (node.type) {
+      case 'text':
+        push(text([leaf(node.value, marks)]));
+        break;
+      case 'inlineCode':
+        push(text([leaf(node.value, [...marks, 'code'])]));
+        break;
+      case 'strong':
+        for (const n of inlines(node.children, resolve, [...marks, 'bold'])) push(n);
+        break;
+      case 'emphasis':
+        for (const n of inlines(node.children, resolve, [...marks, 'italic'])) push(n);
+        break;
+      case 'delete':
+        for (const n of inlines(node.children, resolve, [...marks, 'strikethrough'])) push(n);
+        break;
+      case 'break':
+        push(text([leaf('\n', marks)]));
+        break;
+      case 'link': {
+        const children = inlines(node.children, resolve, marks).filter((n) => n.object === 'text' || n.type === 'inline-image');
+        push({ object: 'inline', type: 'link', isVoid: false, data: { ref: resolve(node.url).ref }, nodes: children.length ? children : [text([leaf(node.url, marks)])] });
+        break;
+      }
+      case 'image':
+        push({ object: 'inline', type: 'inline-image', isVoid: true, data: { ref: imageRef(resolve(node.url).ref), ...(node.alt ? { caption: node.alt } : {}) } });
+        break;
+      case 'html':
+        push(text([leaf(node.value, marks)]));
+        break;
+      default:
+        // Footnote references and other extensions: their text, so nothing is lost.
+        push(text([leaf(toString(node), marks)]));
+    }
+  }
+  return out.length ? out : [text([leaf('', [])])];
+}
+
+/** Images point at a URL or a file; a page is no image. */
+const imageRef = (ref: ContentRef) => (ref.kind === 'file' || ref.kind === 'url' ? ref : { kind: 'url' as const, url: 'page' in ref ? ref.page : '' });
+
+const paragraph = (nodes: Json[]) => ({ object: 'block', type: 'paragraph', isVoid: false, nodes });
+
+function listItem(item: ListItem, resolve: Resolver): Json {
+  const nodes = item.children.flatMap((child) => blocks([child as RootContent], resolve, true));
+  return {
+    object: 'block',
+    type: 'list-item',
+    isVoid: false,
+    nodes: nodes.length ? nodes : [paragraph([text([leaf('', [])])])],
+    ...(typeof item.checked === 'boolean' ? { data: { checked: item.checked } } : {}),
+  };
+}
+
+function table(node: Table, resolve: Resolver): Json {
+  const [header, ...rows] = node.children;
+  const columns = (header?.children ?? []).map((cell, i) => ({ id: `c${i}`, title: toString(cell) }));
+  const fragments: Json[] = [];
+  const records: Record<string, Json> = {};
+  rows.forEach((row, r) => {
+    const values: Record<string, string> = {};
+    row.children.forEach((cell, c) => {
+      if (c >= columns.length) return;
+      const key = `r${r}c${c}`;
+      fragments.push({ object: 'fragment', fragment: key, nodes: [paragraph(inlines(cell.children, resolve))] });
+      values[columns[c].id] = key;
+    });
+    records[`r${r}`] = { orderIndex: `a${String(r).padStart(6, '0')}`, values };
+  });
+  const align = (i: number) => (node.align?.[i] === 'center' ? 'center' : node.align?.[i] === 'right' ? 'right' : 'left');
+  return {
+    object: 'block',
+    type: 'table',
+    isVoid: true,
+    data: {
+      view: { type: 'grid', columns: columns.map((c) => c.id), hideHeader: false },
+      records,
+      definition: Object.fromEntries(columns.map((c, i) => [c.id, { id: c.id, title: c.title, type: 'text', textAlignment: align(i) }])),
+    },
+    fragments,
+  };
+}
+
+/** Block content as document blocks. Inside lists and quotes only the essential kinds may appear. */
+function blocks(nodes: (RootContent | Content)[], resolve: Resolver, nested = false): Json[] {
+  const out: Json[] = [];
+  for (const node of nodes) {
+    switch (node.type) {
+      case 'heading': {
+        const level = Math.min(node.depth, 3);
+        const id = slugify(toString(node));
+        out.push({ object: 'block', type: `heading-${level}`, isVoid: false, data: { id }, meta: { id }, nodes: inlines(node.children, resolve) });
+        break;
+      }
+      case 'paragraph': {
+        const images = node.children.filter((c) => c.type === 'image');
+        const onlyImages = images.length > 0 && node.children.every((c) => c.type === 'image' || (c.type === 'text' && !c.value.trim()));
+        if (onlyImages && !nested) {
+          out.push({
+            object: 'block',
+            type: 'images',
+            isVoid: false,
+            data: {},
+            nodes: images.map((image) => ({
+              object: 'block',
+              type: 'image',
+              isVoid: true,
+              data: { ref: imageRef(resolve(image.url).ref), ...(image.alt ? { alt: image.alt } : {}) },
+              fragments: [],
+            })),
+          });
+        } else out.push(paragraph(inlines(node.children, resolve)));
+        break;
+      }
+      case 'list': {
+        const tasks = node.children.some((item) => typeof item.checked === 'boolean');
+        const type = tasks ? 'list-tasks' : node.ordered ? 'list-ordered' : 'list-unordered';
+        const data = node.ordered && !tasks ? { start: node.start ?? 1 } : {};
+        out.push({ object: 'block', type, isVoid: false, data, nodes: node.children.map((item) => listItem(item, resolve)) });
+        break;
+      }
+      case 'code': {
+        const lines = node.value.split('\n');
+        out.push({
+          object: 'block',
+          type: 'code',
+          isVoid: false,
+          data: node.lang ? { syntax: node.lang } : {},
+          nodes: lines.map((line) => ({ object: 'block', type: 'code-line', isVoid: false, data: {}, nodes: [text([leaf(line, [])])] })),
+        });
+        break;
+      }
+      case 'blockquote':
+        out.push({ object: 'block', type: 'blockquote', isVoid: false, data: {}, nodes: blocks(node.children, resolve, true).filter(isEssential) });
+        break;
+      case 'thematicBreak':
+        out.push({ object: 'block', type: 'divider', isVoid: true, data: {} });
+        break;
+      case 'table':
+        if (!nested) out.push(table(node, resolve));
+        else out.push(paragraph([text([leaf(toString(node), [])])]));
+        break;
+      case 'html':
+        if (node.value.trim()) out.push(paragraph([text([leaf(node.value, [])])]));
+        break;
+      default:
+        // Definitions, footnotes and the like: their text, as a paragraph, when they have any.
+        if ('children' in node || 'value' in node) {
+          const value = toString(node as unknown as BlockContent).trim();
+          if (value) out.push(paragraph([text([leaf(value, [])])]));
+        }
+    }
+  }
+  return out;
+}
+
+const ESSENTIAL = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider']);
+const isEssential = (block: Json) => ESSENTIAL.has(block.type as string) || block.type === 'blockquote';
+
+/** The platform's JSON document of a markdown body. */
+export function markdownToDocument(markdown: string, resolve: Resolver): Json {
+  return { object: 'document', data: { schemaVersion: 1 }, nodes: blocks(parseMarkdown(markdown).children, resolve) };
+}
+
+/** Every link and image of a body, in order, with what it resolves to. */
+export function markdownReferences(markdown: string, resolve: Resolver): (Resolved & { href: string; kind: 'link' | 'image' })[] {
+  const found: (Resolved & { href: string; kind: 'link' | 'image' })[] = [];
+  const visit = (node: Root | Content) => {
+    if (node.type === 'link' || node.type === 'image') found.push({ href: node.url, kind: node.type, ...resolve(node.url) });
+    if ('children' in node) for (const child of node.children as Content[]) visit(child);
+  };
+  visit(parseMarkdown(markdown));
+  return found;
+}

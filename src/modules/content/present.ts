@@ -1,0 +1,63 @@
+import type { RequestContext } from '../../context/request-context';
+import { fileDownloadUrl, pageDocument, type PageEntry, type SpaceContent, type TreeFile, type TreePage } from './service';
+
+/** What a page's body is given as: markdown (lists), or the format asked for (one page). */
+export type BodyFormat = 'markdown' | 'document';
+
+function pageUrl(ctx: RequestContext, content: SpaceContent, path: string): string {
+  return `${ctx.config.appUrl}/o/${content.space.organizationId}/s/${content.space.id}/${path}`;
+}
+
+const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+
+/**
+ * A page as the platform's RevisionPage, its subpages nested. A document page carries its body,
+ * as markdown or as the JSON document: the platform's schema requires one or the other.
+ */
+export function presentPage(ctx: RequestContext, content: SpaceContent, page: TreePage, bodies: Map<string, string>, format: BodyFormat = 'markdown'): Record<string, unknown> {
+  const entry = content.tree.byId.get(page.data.id)!;
+  const d = page.data;
+  const base = { id: d.id, title: d.title, ...optional('emoji', d.emoji), ...optional('icon', d.icon), createdAt: d.createdAt, updatedAt: d.updatedAt };
+  const flags = { ...optional('hidden', d.hidden), ...optional('noIndex', d.noIndex), ...optional('noRobotsIndex', d.noRobotsIndex) };
+  const children = () => page.children.filter((c) => c.data.type !== 'computed').map((c) => presentPage(ctx, content, c, bodies, 'markdown'));
+  if (d.type === 'link') {
+    return { ...base, kind: 'link', type: 'link', target: d.target, ...(d.target?.kind === 'url' ? { href: d.target.url } : {}), ...optional('hidden', d.hidden) };
+  }
+  if (d.type === 'group') return { ...base, kind: 'group', type: 'group', slug: d.slug, path: entry.path, ...flags, pages: children() };
+  const markdown = bodies.get(d.id) ?? '';
+  return {
+    ...base,
+    kind: 'sheet',
+    type: 'document',
+    urls: { app: pageUrl(ctx, content, entry.path) },
+    slug: d.slug,
+    path: entry.path,
+    ...optional('description', d.description),
+    ...flags,
+    layout: d.layout,
+    pages: children(),
+    ...(format === 'document' ? { document: pageDocument(ctx, content.tree, entry as PageEntry, markdown) } : { markdown }),
+  };
+}
+
+export async function presentFile(ctx: RequestContext, file: TreeFile) {
+  const d = file.data;
+  return { id: d.id, name: d.name, contentType: d.contentType, downloadURL: await fileDownloadUrl(ctx, d), size: d.size, ...optional('dimensions', d.dimensions) };
+}
+
+/** The revision the space points at, as the platform's Revision: its pages (with bodies) and files. */
+export async function presentRevision(ctx: RequestContext, content: SpaceContent, bodies: Map<string, string>) {
+  const { revision, pages, files } = content.tree;
+  return {
+    object: 'revision' as const,
+    id: revision.id,
+    parents: revision.parents,
+    type: revision.type,
+    pages: pages.filter((p) => p.data.type !== 'computed').map((p) => presentPage(ctx, content, p, bodies)),
+    files: await Promise.all(files.map((f) => presentFile(ctx, f))),
+    reusableContents: [],
+    variables: revision.variables,
+    createdAt: revision.createdAt.toISOString(),
+    urls: { app: `${ctx.config.appUrl}/o/${content.space.organizationId}/s/${content.space.id}/~/revisions/${revision.id}` },
+  };
+}

@@ -1,0 +1,64 @@
+import type { RequestContext } from '../../context/request-context';
+import { errorResponse } from '../../rest/errors';
+import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { optionalParam, type RestRouter } from '../../rest/router';
+import type { PageReadInput, RevisionReadInput } from './input';
+import { presentFile, presentPage, presentRevision } from './present';
+import { allPagesOf, getContent, getFile, getPage, getPageByPath, listFiles, pageBodies, readSignedFile } from './service';
+
+const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
+const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;
+
+export function contentRoutes(r: RestRouter): void {
+  r.get('/v1/spaces/:spaceId/content', async ({ ctx, params, query }) => {
+    const content = await getContent(ctx, params.spaceId, revisionQuery(query));
+    return { status: 200, body: await presentRevision(ctx, content, await pageBodies(ctx, allPagesOf(content.tree))) };
+  });
+
+  r.get('/v1/spaces/:spaceId/content/pages', async ({ ctx, params, query }) => {
+    const content = await getContent(ctx, params.spaceId, revisionQuery(query));
+    const bodies = await pageBodies(ctx, allPagesOf(content.tree));
+    return { status: 200, body: { pages: content.tree.pages.filter((p) => p.data.type !== 'computed').map((p) => presentPage(ctx, content, p, bodies)) } };
+  });
+
+  const onePage = async (ctx: RequestContext, found: Awaited<ReturnType<typeof getPage>>) => {
+    const bodies = await pageBodies(ctx, [found.entry.page, ...found.entry.page.children]);
+    return { status: 200, body: presentPage(ctx, found, found.entry.page, bodies, found.format) };
+  };
+
+  r.get('/v1/spaces/:spaceId/content/page/:pageId', async ({ ctx, params, query }) => onePage(ctx, await getPage(ctx, params.spaceId, params.pageId, pageQuery(query))));
+
+  r.get('/v1/spaces/:spaceId/content/path/*pagePath', async ({ ctx, params, query }) =>
+    onePage(ctx, await getPageByPath(ctx, params.spaceId, params.pagePath, pageQuery(query))),
+  );
+
+  r.get('/v1/spaces/:spaceId/content/files', async ({ ctx, params, query }) => {
+    const { page } = await listFiles(ctx, params.spaceId, pageArgs(query), REST_MAX, revisionQuery(query));
+    return { status: 200, body: await renderList(ctx, page, presentFile) };
+  });
+
+  r.get('/v1/spaces/:spaceId/content/files/:fileId', async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await presentFile(ctx, (await getFile(ctx, params.spaceId, params.fileId, revisionQuery(query))).file),
+  }));
+}
+
+/**
+ * GET /files/<hash>?name&type&expires&signature: a file's bytes, for whoever holds a download URL
+ * that has not expired. No token: the signature is the credential.
+ */
+export async function serveSignedFile(ctx: RequestContext, url: URL): Promise<Response> {
+  const file = await readSignedFile(ctx, url);
+  if (!file) return errorResponse(404, 'This download link is unknown or has expired: ask the API for a fresh one');
+  return new Response(new Uint8Array(file.bytes), {
+    headers: {
+      'content-type': file.contentType,
+      'content-length': String(file.bytes.length),
+      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      'cache-control': 'private, max-age=3600, immutable',
+      'x-content-type-options': 'nosniff',
+      // Uploaded HTML or SVG must not run as a page of this origin.
+      'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+    },
+  });
+}
