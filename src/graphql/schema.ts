@@ -9,5 +9,6 @@ import '../modules/permissions/graphql';
 import '../modules/collections/graphql';
 import '../modules/spaces/graphql';
 import '../modules/content/graphql';
+import '../modules/change-requests/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

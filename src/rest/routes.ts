@@ -1,5 +1,6 @@
 import { collectionRoutes } from '../modules/collections/rest';
 import { contentRoutes } from '../modules/content/rest';
+import { changeRequestRoutes } from '../modules/change-requests/rest';
 import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
@@ -20,5 +21,6 @@ export function createRestRouter(): RestRouter {
   spaceRoutes(router);
   permissionRoutes(router);
   contentRoutes(router);
+  changeRequestRoutes(router);
   return router;
 }

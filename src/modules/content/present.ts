@@ -1,3 +1,5 @@
+import { changeRequestMergedInto } from '../change-requests/service';
+import { presentChangeRequest } from '../change-requests/present';
 import type { RequestContext } from '../../context/request-context';
 import { fileDownloadUrl, pageDocument, type PageEntry, type SpaceContent, type TreeFile, type TreePage } from './service';
 
@@ -59,5 +61,12 @@ export async function presentRevision(ctx: RequestContext, content: SpaceContent
     variables: revision.variables,
     createdAt: revision.createdAt.toISOString(),
     urls: { app: `${ctx.config.appUrl}/o/${content.space.organizationId}/s/${content.space.id}/~/revisions/${revision.id}` },
+    ...(revision.type === 'merge' ? await mergedFrom(ctx, content) : {}),
   };
+}
+
+/** A merge revision names the change request it merged. */
+async function mergedFrom(ctx: RequestContext, content: SpaceContent) {
+  const cr = await changeRequestMergedInto(ctx, content.space, content.tree.revision.id);
+  return cr ? { mergedFrom: await presentChangeRequest(ctx, cr) } : {};
 }

@@ -7,15 +7,17 @@ import { newId } from '../../lib/ids';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { PostgresBlobStore } from './blob-store';
-import { commitEdit, currentTree, readRevision } from './commit';
+import { commitEdit, currentTree, readRevision, type CommitOptions, type RevisionPointer } from './commit';
 import { describeFile, signedDownloadUrl, verifyDownloadUrl } from './files';
 import {
+  fileRenameSchema,
   fileUploadSchema,
   pageCreateSchema,
   pageMoveSchema,
   pageReadSchema,
   pageUpdateSchema,
   revisionReadSchema,
+  type FileRenameInput,
   type FileUploadInput,
   type NewFile,
   type NewPage,
@@ -28,11 +30,18 @@ import {
 } from './input';
 import { resolverFor } from './links';
 import { markdownToDocument, type ContentRef } from './markdown';
-import { loadObjects, type ObjectBatch } from './objects';
+import { loadObjects, type Hash, type ObjectBatch } from './objects';
+import { mergeTrees, type MergeConflict } from './merge';
+import { changedBodies, pageChanges, type PageChange } from './changes';
+import type { Db, Tx } from '../../db/client';
 import { uniqueSlug, slugify } from './slugs';
 import { allPages, insertPage, loadRevisionTree, removePage, replacePage, type FileData, type PageData, type PageEntry, type PageLayout, type RevisionTree, type TreeFile, type TreePage } from './tree';
 
+export { spacePointer } from './commit';
 export type { PageEntry, RevisionTree, TreeFile, TreePage } from './tree';
+export type { RevisionPointer } from './commit';
+export type { MergeConflict, ConflictKind } from './merge';
+export type { PageChange, ChangeKind } from './changes';
 
 /** A space the viewer may read, with its current content. */
 export interface SpaceContent {
@@ -57,21 +66,38 @@ export async function getRevisionContent(ctx: RequestContext, revisionId: string
   return { space, tree: await loadRevisionTree(ctx.db, revision) };
 }
 
-/** One page of the space's current content; another space's page, or a missing one, is NOT_FOUND. */
-export async function getPage(ctx: RequestContext, spaceId: string, pageId: string, query: PageReadInput = {}): Promise<SpaceContent & { entry: PageEntry; format: 'document' | 'markdown' }> {
-  const content = await getContent(ctx, spaceId);
+/** The content of one revision of a space the viewer may read (a change request's, say). */
+export async function contentAt(ctx: RequestContext, space: SpaceRow, revisionId: string): Promise<SpaceContent> {
+  const revision = await readRevision(ctx.db, revisionId);
+  if (!revision || revision.spaceId !== space.id) throw new NotFoundError('Revision');
+  return { space, tree: await loadRevisionTree(ctx.db, revision) };
+}
+
+export type FoundPage = SpaceContent & { entry: PageEntry; format: 'document' | 'markdown' };
+
+/** A page of some content by id; a missing one is NOT_FOUND. */
+export function findPage(content: SpaceContent, pageId: string, query: PageReadInput = {}): FoundPage {
   const { format } = parseInput(pageReadSchema, query);
   const entry = content.tree.byId.get(pageId);
   if (!entry) throw new NotFoundError('Page');
   return { ...content, entry, format };
 }
 
-export async function getPageByPath(ctx: RequestContext, spaceId: string, path: string, query: PageReadInput = {}) {
-  const content = await getContent(ctx, spaceId);
+/** A page of some content by path (slugs joined by `/`); a missing one is NOT_FOUND. */
+export function findPageByPath(content: SpaceContent, path: string, query: PageReadInput = {}): FoundPage {
   const { format } = parseInput(pageReadSchema, query);
   const entry = content.tree.byPath.get(path.replace(/^\/+|\/+$/g, ''));
   if (!entry) throw new NotFoundError('Page');
   return { ...content, entry, format };
+}
+
+/** One page of the space's current content; another space's page, or a missing one, is NOT_FOUND. */
+export async function getPage(ctx: RequestContext, spaceId: string, pageId: string, query: PageReadInput = {}): Promise<FoundPage> {
+  return findPage(await getContent(ctx, spaceId), pageId, query);
+}
+
+export async function getPageByPath(ctx: RequestContext, spaceId: string, path: string, query: PageReadInput = {}): Promise<FoundPage> {
+  return findPageByPath(await getContent(ctx, spaceId), path, query);
 }
 
 /** The markdown of many pages, in one statement for the bodies not read before. */
@@ -92,9 +118,13 @@ export function pageDocument(ctx: RequestContext, tree: RevisionTree, entry: Pag
   return markdownToDocument(markdown, resolverFor(tree, entry.path, ctx.config.appUrl));
 }
 
-/** Files of the revision, in their order, a window at a time (cursors are positions in the list). */
+/** Files of the space's current revision, a window at a time. */
 export async function listFiles(ctx: RequestContext, spaceId: string, args: PageArgs, max: number, query: RevisionReadInput = {}): Promise<SpaceContent & { page: Page<TreeFile> }> {
-  const content = await getContent(ctx, spaceId, query);
+  return filesOf(await getContent(ctx, spaceId, query), args, max);
+}
+
+/** Files of some content, in their order, a window at a time (cursors are positions in the list). */
+export function filesOf(content: SpaceContent, args: PageArgs, max: number): SpaceContent & { page: Page<TreeFile> } {
   const files = content.tree.files;
   const { size, cursor, backward } = resolveWindow(args, max);
   let start = 0;
@@ -122,7 +152,10 @@ export async function listFiles(ctx: RequestContext, spaceId: string, args: Page
 }
 
 export async function getFile(ctx: RequestContext, spaceId: string, fileId: string, query: RevisionReadInput = {}): Promise<SpaceContent & { file: TreeFile }> {
-  const content = await getContent(ctx, spaceId, query);
+  return fileOf(await getContent(ctx, spaceId, query), fileId);
+}
+
+export function fileOf(content: SpaceContent, fileId: string): SpaceContent & { file: TreeFile } {
   const file = content.tree.filesById.get(fileId);
   if (!file) throw new NotFoundError('File');
   return { ...content, file };
@@ -207,7 +240,7 @@ function putBody(batch: ObjectBatch, markdown: string | undefined): string | und
 const takenSlugs = (siblings: readonly TreePage[], except?: string) =>
   new Set(siblings.filter((p) => p.data.id !== except && p.data.slug !== undefined).map((p) => p.data.slug!));
 
-export async function createPage(ctx: RequestContext, spaceId: string, input: PageCreateInput): Promise<SpaceContent & { entry: PageEntry }> {
+export async function createPage(ctx: RequestContext, spaceId: string, input: PageCreateInput, pointer?: RevisionPointer): Promise<SpaceContent & { entry: PageEntry }> {
   const space = await editableSpace(ctx, spaceId);
   const body = parseInput(pageCreateSchema, input);
   const { tree, result: id } = await commitEdit(ctx, space, (tree, batch, now) => {
@@ -232,7 +265,7 @@ export async function createPage(ctx: RequestContext, spaceId: string, input: Pa
       updatedAt: at,
     };
     return { pages: insertPage(tree.pages, parentId, indexFor(siblings, body.position), { data, children: [] }), result: data.id };
-  });
+  }, { pointer });
   return { space, tree, entry: tree.byId.get(id)! };
 }
 
@@ -251,7 +284,7 @@ function withChanges(data: PageData, changes: ReturnType<typeof pageUpdateSchema
   return next;
 }
 
-export async function updatePage(ctx: RequestContext, spaceId: string, pageId: string, input: PageUpdateInput): Promise<SpaceContent & { entry: PageEntry }> {
+export async function updatePage(ctx: RequestContext, spaceId: string, pageId: string, input: PageUpdateInput, pointer?: RevisionPointer): Promise<SpaceContent & { entry: PageEntry }> {
   const space = await editableSpace(ctx, spaceId);
   const changes = parseInput(pageUpdateSchema, input);
   const { tree } = await commitEdit(ctx, space, (tree, batch, now) => {
@@ -269,11 +302,11 @@ export async function updatePage(ctx: RequestContext, spaceId: string, pageId: s
       data = { ...data, slug: uniqueSlug(slugify(changes.title), takenSlugs(siblingsOf(tree, entry.parentId), pageId)) };
     }
     return { pages: replacePage(tree.pages, pageId, (page) => ({ data, children: page.children })), result: undefined };
-  });
+  }, { pointer });
   return { space, tree, entry: tree.byId.get(pageId)! };
 }
 
-export async function movePage(ctx: RequestContext, spaceId: string, pageId: string, input: PageMoveInput): Promise<SpaceContent & { entry: PageEntry }> {
+export async function movePage(ctx: RequestContext, spaceId: string, pageId: string, input: PageMoveInput, pointer?: RevisionPointer): Promise<SpaceContent & { entry: PageEntry }> {
   const space = await editableSpace(ctx, spaceId);
   const move = parseInput(pageMoveSchema, input);
   const { tree } = await commitEdit(ctx, space, (tree, _batch, now) => {
@@ -290,7 +323,7 @@ export async function movePage(ctx: RequestContext, spaceId: string, pageId: str
     const data: PageData = { ...entry.page.data, updatedAt: now.toISOString() };
     if (data.slug !== undefined && parentId !== entry.parentId) data.slug = uniqueSlug(slugify(data.title), takenSlugs(siblings, pageId));
     return { pages: insertPage(without, parentId, index, { data, children: entry.page.children }), result: undefined };
-  });
+  }, { pointer });
   return { space, tree, entry: tree.byId.get(pageId)! };
 }
 
@@ -300,17 +333,17 @@ function findIn(pages: readonly TreePage[], id: string): TreePage | undefined {
 }
 
 /** Deletes the page and the pages inside it. */
-export async function deletePage(ctx: RequestContext, spaceId: string, pageId: string): Promise<SpaceContent> {
+export async function deletePage(ctx: RequestContext, spaceId: string, pageId: string, pointer?: RevisionPointer): Promise<SpaceContent> {
   const space = await editableSpace(ctx, spaceId);
   const { tree } = await commitEdit(ctx, space, (tree) => {
     if (!tree.byId.has(pageId)) throw new NotFoundError('Page');
     return { pages: removePage(tree.pages, pageId), result: undefined };
-  });
+  }, { pointer });
   return { space, tree };
 }
 
 /** Adds a file to the space's content; its bytes go to the blob store, its type is read from them. */
-export async function uploadFile(ctx: RequestContext, spaceId: string, input: FileUploadInput): Promise<SpaceContent & { file: TreeFile }> {
+export async function uploadFile(ctx: RequestContext, spaceId: string, input: FileUploadInput, pointer?: RevisionPointer): Promise<SpaceContent & { file: TreeFile }> {
   requireViewer(ctx);
   const space = await editableSpace(ctx, spaceId);
   const { name, contentType, bytes } = parseInput(fileUploadSchema, input);
@@ -319,8 +352,29 @@ export async function uploadFile(ctx: RequestContext, spaceId: string, input: Fi
   const { tree, result: id } = await commitEdit(ctx, space, (tree) => {
     const data: FileData = { id: newId(), name, blob, ...described };
     return { files: [...tree.files, { data }], result: data.id };
-  });
+  }, { pointer });
   return { space, tree, file: tree.filesById.get(id)! };
+}
+
+/** Gives a file another name; its bytes stay as they are. */
+export async function renameFile(ctx: RequestContext, spaceId: string, fileId: string, input: FileRenameInput, pointer?: RevisionPointer): Promise<SpaceContent & { file: TreeFile }> {
+  const space = await editableSpace(ctx, spaceId);
+  const { name } = parseInput(fileRenameSchema, input);
+  const { tree } = await commitEdit(ctx, space, (tree) => {
+    if (!tree.filesById.has(fileId)) throw new NotFoundError('File');
+    return { files: tree.files.map((f) => (f.data.id === fileId ? { data: { ...f.data, name } } : f)), result: undefined };
+  }, { pointer });
+  return { space, tree, file: tree.filesById.get(fileId)! };
+}
+
+/** Removes a file from the content; pages that show it keep their reference, which then resolves to nothing. */
+export async function deleteFile(ctx: RequestContext, spaceId: string, fileId: string, pointer?: RevisionPointer): Promise<SpaceContent> {
+  const space = await editableSpace(ctx, spaceId);
+  const { tree } = await commitEdit(ctx, space, (tree) => {
+    if (!tree.filesById.has(fileId)) throw new NotFoundError('File');
+    return { files: tree.files.filter((f) => f.data.id !== fileId), result: undefined };
+  }, { pointer });
+  return { space, tree };
 }
 
 /**
@@ -333,6 +387,7 @@ export async function addContent(
   spaceId: string,
   added: { pages: NewPage[]; files?: NewFile[] },
   mode: 'append' | 'replace' = 'append',
+  pointer?: RevisionPointer,
 ): Promise<SpaceContent & { pageIds: string[]; fileIds: string[] }> {
   const space = await editableSpace(ctx, spaceId);
   const store = new PostgresBlobStore(ctx.db);
@@ -373,6 +428,89 @@ export async function addContent(
     const pages = [...keep, ...build(added.pages, takenSlugs(keep), true)];
     const kept = mode === 'append' ? tree.files : [];
     return { pages, files: [...kept, ...files.map((data) => ({ data }))], result: ids };
-  });
+  }, { pointer });
   return { space, tree, pageIds: result, fileIds: files.map((f) => f.id) };
+}
+
+// ---------------------------------------------------------------- merging and comparing
+
+/** Thrown from inside a merge's edit to write nothing; carries what clashed. */
+class MergeConflicts extends Error {
+  constructor(readonly conflicts: MergeConflict[]) {
+    super('merge conflicts');
+  }
+}
+
+export interface MergeRequest {
+  /** The common ancestor of the two sides. */
+  base: string;
+  /** The revision whose changes are brought in; the pointer's current revision is the other side. */
+  incoming: string;
+  /** What the merged revision moves: the space for a merge, a change request for an update. */
+  pointer: RevisionPointer;
+  type: 'merge' | 'update';
+  /** What must change in the same transaction (the change request's status, say). */
+  alongside?: CommitOptions['alongside'];
+}
+
+export type MergeResult = { result: 'merged'; content: SpaceContent } | { result: 'conflicts'; conflicts: MergeConflict[] };
+
+/** Body hashes whose text a three-way merge of these trees may need. */
+function differingBodies(trees: RevisionTree[]): Hash[] {
+  const hashes = new Set<Hash>();
+  const ids = new Set(trees.flatMap((t) => [...t.byId.keys()]));
+  for (const id of ids) {
+    const bodies = trees.map((t) => t.byId.get(id)?.page.data.body);
+    if (new Set(bodies).size > 1) for (const b of bodies) if (b) hashes.add(b);
+  }
+  return [...hashes];
+}
+
+async function bodiesOf(db: Db | Tx, hashes: Hash[]): Promise<Map<Hash, string>> {
+  const objects = hashes.length ? await loadObjects(db, hashes) : new Map();
+  return new Map(hashes.map((h) => [h, (objects.get(h)!.data as { markdown: string }).markdown]));
+}
+
+async function revisionTree(ctx: RequestContext, space: SpaceRow, id: string): Promise<RevisionTree> {
+  return (await contentAt(ctx, space, id)).tree;
+}
+
+/**
+ * Three-way merges `incoming` into what the pointer names, from their common `base`: a new
+ * revision of `type` with both parents when nothing clashes; otherwise the conflicts, and nothing
+ * written. The caller has checked the viewer may do it. A writer that moved the pointer meanwhile
+ * is merged with too (see commitEdit).
+ */
+export async function mergeRevisions(ctx: RequestContext, space: SpaceRow, request: MergeRequest): Promise<MergeResult> {
+  const [base, incoming] = [await revisionTree(ctx, space, request.base), await revisionTree(ctx, space, request.incoming)];
+  try {
+    const { tree } = await commitEdit(
+      ctx,
+      space,
+      async (ours, batch, _now, db) => {
+        const bodies = await bodiesOf(db, differingBodies([base, ours, incoming]));
+        const outcome = mergeTrees({ base, ours, theirs: incoming, bodies }, (markdown) => batch.put('body', { markdown }));
+        if (!outcome.ok) throw new MergeConflicts(outcome.conflicts);
+        return { pages: outcome.pages, files: outcome.files, parents: [incoming.revision.id], result: undefined };
+      },
+      { pointer: request.pointer, type: request.type, alongside: request.alongside },
+    );
+    return { result: 'merged', content: { space, tree } };
+  } catch (error) {
+    if (error instanceof MergeConflicts) return { result: 'conflicts', conflicts: error.conflicts };
+    throw error;
+  }
+}
+
+/** What merging `incoming` into `current` from `base` would clash on, without writing anything. */
+export async function mergeConflicts(ctx: RequestContext, space: SpaceRow, revisions: { base: string; current: string; incoming: string }): Promise<MergeConflict[]> {
+  const [base, ours, theirs] = [await revisionTree(ctx, space, revisions.base), await revisionTree(ctx, space, revisions.current), await revisionTree(ctx, space, revisions.incoming)];
+  const outcome = mergeTrees({ base, ours, theirs, bodies: await bodiesOf(ctx.db, differingBodies([base, ours, theirs])) }, () => '');
+  return outcome.ok ? [] : outcome.conflicts;
+}
+
+/** The pages changed from one revision of the space to another, each with a diff of its body. */
+export async function changesBetween(ctx: RequestContext, space: SpaceRow, from: string, to: string): Promise<PageChange[]> {
+  const [before, after] = [await revisionTree(ctx, space, from), await revisionTree(ctx, space, to)];
+  return pageChanges(before, after, await bodiesOf(ctx.db, changedBodies(before, after)));
 }

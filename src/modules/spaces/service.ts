@@ -388,9 +388,9 @@ export async function spacePermissions(ctx: RequestContext, row: SpaceRow): Prom
 }
 
 /**
- * The discussion and change-request counters of a space. Comments and change requests arrive with
- * their own tables; until then a space has none of either.
+ * The discussion and change-request counters of a space, from its row: a trigger keeps the
+ * change-request ones. Comments arrive with their own table; until then a space has none.
  */
-export async function spaceCounters(_ctx: RequestContext, _row: SpaceRow) {
-  return { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
+export async function spaceCounters(_ctx: RequestContext, row: SpaceRow) {
+  return { comments: 0, changeRequests: row.changeRequestsTotal, changeRequestsOpen: row.changeRequestsOpen, changeRequestsDraft: row.changeRequestsDraft };
 }
