@@ -19,7 +19,7 @@ export interface Editor {
   update(title: string, fields: Json): Promise<void>;
   move(title: string, parent: string | null, position?: { before?: string; after?: string }): Promise<void>;
   remove(title: string): Promise<void>;
-  upload(name: string, text: string): Promise<void>;
+  upload(name: string, content: string | Buffer): Promise<void>;
   renameFile(name: string, to: string): Promise<void>;
   deleteFile(name: string): Promise<void>;
 }
@@ -54,11 +54,11 @@ export async function contentBench(app: () => TestApp, org: () => OrgFixture, ba
   };
   const position = (p?: { before?: string; after?: string }) => (p ? { ...(p.before ? { beforeId: page(p.before) } : {}), ...(p.after ? { afterId: page(p.after) } : {}) } : undefined);
 
-  async function upload(name: string, text: string, changeRequestId?: string) {
+  async function upload(name: string, content: string | Buffer, changeRequestId?: string) {
     const form = new FormData();
     form.set('operations', JSON.stringify({ query: FILE_UPLOAD, variables: { input: { spaceId: spaceGid, file: null, changeRequestId } } }));
     form.set('map', JSON.stringify({ 0: ['variables.input.file'] }));
-    form.set('0', new Blob([text]), name);
+    form.set('0', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
     const response = await app().app.fetch(new Request(`${TEST_ORIGIN}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token()}` }, body: form }));
     const body = (await response.json()) as Json;
     expect(body.errors, JSON.stringify(body)).toBeUndefined();
@@ -84,7 +84,7 @@ export async function contentBench(app: () => TestApp, org: () => OrgFixture, ba
       async remove(title) {
         await succeed('pageDelete', { pageId: page(title), ...on });
       },
-      upload: (name, text) => upload(name, text, changeRequest?.gid),
+      upload: (name, content) => upload(name, content, changeRequest?.gid),
       async renameFile(name, to) {
         await succeed('fileRename', { fileId: fileIds.get(name), name: to, ...on });
         fileIds.set(to, fileIds.get(name)!);

@@ -3,9 +3,9 @@ import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { RevisionReadInput, PageReadInput } from '../content/input';
 import { presentFile, presentPage, presentRevision } from '../content/present';
 import { allPagesOf, fileOf, filesOf, findPage, pageBodies } from '../content/service';
-import type { ChangeRequestCreateInput, ChangeRequestListInput, ChangeRequestUpdateInput } from './input';
+import type { ChangeRequestCreateInput, ChangeRequestListInput, ChangeRequestUpdateInput, PdfQueryInput } from './input';
 import { presentChangeRequest } from './present';
-import { changeRequestContent, createChangeRequest, getChangeRequest, listChangeRequests, mergeChangeRequest, updateChangeRequest, updateFromSpace } from './service';
+import { changeRequestContent, changeRequestPdfUrl, createChangeRequest, getChangeRequest, listChangeRequests, mergeChangeRequest, updateChangeRequest, updateFromSpace } from './service';
 
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 
@@ -38,6 +38,11 @@ export function changeRequestRoutes(r: RestRouter): void {
   r.post(`${CR}/update`, async ({ ctx, params }) => {
     const { revision, result } = await updateFromSpace(ctx, params.spaceId, params.changeRequestId);
     return { status: 200, body: { revision, result } };
+  });
+
+  r.get(`${CR}/pdf`, async ({ ctx, params, query }) => {
+    const options = { only: optionalParam(query, 'only'), page: optionalParam(query, 'page') } as PdfQueryInput;
+    return { status: 200, body: { url: await changeRequestPdfUrl(ctx, params.spaceId, params.changeRequestId, options) } };
   });
 
   // The change request's content: the same shapes as the space's, on its revision.

@@ -4,13 +4,22 @@ import { ConflictError, NotFoundError, ValidationError } from '../../domain/erro
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { changesBetween, contentAt, mergeConflicts, mergeRevisions, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
+import { changesBetween, contentAt, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { currentRevisionId } from '../spaces/queries';
 import { userById } from '../users/loaders';
 import type { UserRow } from '../users/table';
-import { changeRequestCreateSchema, changeRequestListSchema, changeRequestUpdateSchema, type ChangeRequestCreateInput, type ChangeRequestListInput, type ChangeRequestUpdateInput } from './input';
+import {
+  changeRequestCreateSchema,
+  changeRequestListSchema,
+  changeRequestUpdateSchema,
+  pdfQuerySchema,
+  type ChangeRequestCreateInput,
+  type ChangeRequestListInput,
+  type ChangeRequestUpdateInput,
+  type PdfQueryInput,
+} from './input';
 import { changeRequestById } from './loaders';
 import { revisionReadSchema, type RevisionReadInput } from '../content/input';
 import {
@@ -134,6 +143,13 @@ export async function changeRequestContent(ctx: RequestContext, spaceId: string,
   return { ...(await contentAt(ctx, space, row.revisionId)), changeRequest: row };
 }
 
+/** A link to a PDF of the change request's pages as they are now (one page with `page`, without its children with `only`). */
+export async function changeRequestPdfUrl(ctx: RequestContext, spaceId: string, reference: string, query: PdfQueryInput): Promise<string> {
+  const { space, row } = await getChangeRequest(ctx, spaceId, reference);
+  const { page, only } = parseInput(pdfQuerySchema, query);
+  return pdfUrl(ctx, await contentAt(ctx, space, row.revisionId), { pageId: page, only: only === 'true' });
+}
+
 /**
  * Where edits to the change request land: its revision, moved by compare-and-set while it is
  * draft or open. Each editor becomes a contributor.
@@ -228,7 +244,9 @@ export async function updateFromSpace(ctx: RequestContext, spaceId: string, refe
   });
   changeRequestById(ctx).clear(found.id);
   const after = await getChangeRequest(ctx, space.id, found.id);
-  if (merged.result === 'conflicts') return { revision: found.revisionId, result: 'conflicts', conflicts: merged.conflicts, changeRequest: after };
+  // The merge ran from the change request's side; conflicts read from the space's, as for a merge.
+  const conflicts = merged.result === 'conflicts' ? merged.conflicts.map((c) => ({ ...c, ours: c.theirs, theirs: c.ours })) : [];
+  if (merged.result === 'conflicts') return { revision: found.revisionId, result: 'conflicts', conflicts, changeRequest: after };
   return { revision: merged.content.tree.revision.id, result: 'update', conflicts: [], changeRequest: after };
 }
 

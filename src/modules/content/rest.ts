@@ -4,7 +4,7 @@ import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam, type RestRouter } from '../../rest/router';
 import type { PageReadInput, RevisionReadInput } from './input';
 import { presentFile, presentPage, presentRevision } from './present';
-import { allPagesOf, getContent, getFile, getPage, getPageByPath, listFiles, pageBodies, readSignedFile } from './service';
+import { allPagesOf, getContent, getFile, getPage, getPageByPath, listFiles, pageBodies, readSignedFile, readSignedPdf } from './service';
 
 const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
 const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;
@@ -59,6 +59,21 @@ export async function serveSignedFile(ctx: RequestContext, url: URL): Promise<Re
       'x-content-type-options': 'nosniff',
       // Uploaded HTML or SVG must not run as a page of this origin.
       'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+    },
+  });
+}
+
+/** GET /pdf/<revision>?page&only&expires&signature: a PDF of a revision's pages, for whoever holds a link that has not expired. */
+export async function serveSignedPdf(ctx: RequestContext, url: URL): Promise<Response> {
+  const pdf = await readSignedPdf(ctx, url);
+  if (!pdf) return errorResponse(404, 'This PDF link is unknown or has expired: ask the API for a fresh one');
+  return new Response(new Uint8Array(pdf.bytes), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-length': String(pdf.bytes.length),
+      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(pdf.name)}`,
+      'cache-control': 'private, max-age=3600, immutable',
+      'x-content-type-options': 'nosniff',
     },
   });
 }

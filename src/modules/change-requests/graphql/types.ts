@@ -12,6 +12,7 @@ import {
   changeRequestChanges,
   changeRequestConflicts,
   changeRequestContributors,
+  changeRequestPdfUrl,
   getChangeRequestById,
   isOutdated,
   listChangeRequests,
@@ -98,6 +99,14 @@ builder.node(ChangeRequestRef, {
     }),
     outdated: t.boolean({ description: 'Whether the space changed since its base: an update would bring those changes in.', resolve: (cr) => isOutdated(cr) }),
     changes: t.field({ type: [PageChangeRef], description: 'The pages it adds, removes, moves or modifies, each with a diff.', resolve: (cr, _, ctx) => changeRequestChanges(ctx, cr) }),
+    pdfUrl: t.string({
+      description: "A link to a PDF of its pages in tree order, signed and working for an hour without a token.",
+      args: {
+        pageId: t.arg.string({ description: 'Only this page (REST id), with the pages inside it.' }),
+        only: t.arg.boolean({ description: 'With pageId: leave the pages inside it out.' }),
+      },
+      resolve: (cr, args, ctx) => changeRequestPdfUrl(ctx, cr.space.id, cr.row.id, { page: args.pageId ?? undefined, only: args.only == null ? undefined : args.only ? 'true' : 'false' }),
+    }),
     conflicts: t.field({
       type: [MergeConflictRef],
       description: 'What merging it now would clash on; empty when it merges cleanly, and for a merged or archived one.',
