@@ -2,6 +2,7 @@ import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { RevisionReadInput, PageReadInput } from '../content/input';
 import { presentFile, presentPage, presentRevision } from '../content/present';
+import { renderBacklinks, renderLinks } from '../content/rest';
 import { allPagesOf, fileOf, filesOf, findPage, pageBodies } from '../content/service';
 import type { ChangeRequestCreateInput, ChangeRequestListInput, ChangeRequestUpdateInput, PdfQueryInput } from './input';
 import { presentChangeRequest } from './present';
@@ -64,6 +65,14 @@ export function changeRequestRoutes(r: RestRouter): void {
     const bodies = await pageBodies(ctx, [found.entry.page, ...found.entry.page.children]);
     return { status: 200, body: presentPage(ctx, found, found.entry.page, bodies, found.format) };
   });
+
+  r.get(`${CR}/content/page/:pageId/links`, async ({ ctx, params, query }) =>
+    renderLinks(ctx, await changeRequestContent(ctx, params.spaceId, params.changeRequestId), query, params.pageId),
+  );
+
+  r.get(`${CR}/content/files/:fileId/backlinks`, async ({ ctx, params, query }) =>
+    renderBacklinks(ctx, await changeRequestContent(ctx, params.spaceId, params.changeRequestId), params.fileId, query),
+  );
 
   r.get(`${CR}/content/files`, async ({ ctx, params, query }) => {
     const { page } = filesOf(await changeRequestContent(ctx, params.spaceId, params.changeRequestId, revisionQuery(query)), pageArgs(query), REST_MAX);

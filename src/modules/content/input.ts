@@ -141,3 +141,10 @@ export interface NewFile {
   bytes: Buffer;
   contentType?: string;
 }
+
+/** Which links to list: of every page or of one, of any status or of one. */
+export const linkQuerySchema = z.object({
+  pageId: z.string().optional(),
+  status: z.enum(['ok', 'broken', 'in-app'], { error: 'status must be one of ok, broken, in-app' }).optional(),
+});
+export type LinkQueryInput = z.input<typeof linkQuerySchema>;

@@ -12,6 +12,7 @@ import { describeFile, signedDownloadUrl, verifyDownloadUrl } from './files';
 import {
   fileRenameSchema,
   fileUploadSchema,
+  linkQuerySchema,
   pageCreateSchema,
   pageMoveSchema,
   pageReadSchema,
@@ -19,6 +20,7 @@ import {
   revisionReadSchema,
   type FileRenameInput,
   type FileUploadInput,
+  type LinkQueryInput,
   type NewFile,
   type NewPage,
   type PageCreateInput,
@@ -29,6 +31,7 @@ import {
   type RevisionReadInput,
 } from './input';
 import { resolverFor } from './links';
+import { linkUsages, type LinkUsage } from './references';
 import { renderPdf } from './pdf';
 import { signedPdfUrl, verifyPdfUrl } from './pdf-links';
 import { markdownToDocument, type ContentRef } from './markdown';
@@ -125,32 +128,70 @@ export async function listFiles(ctx: RequestContext, spaceId: string, args: Page
   return filesOf(await getContent(ctx, spaceId, query), args, max);
 }
 
-/** Files of some content, in their order, a window at a time (cursors are positions in the list). */
-export function filesOf(content: SpaceContent, args: PageArgs, max: number): SpaceContent & { page: Page<TreeFile> } {
-  const files = content.tree.files;
+/** A window of an in-memory list (cursors are positions in it): files and links of a revision. */
+function windowOf<T>(list: readonly T[], args: PageArgs, max: number): Page<T> {
   const { size, cursor, backward } = resolveWindow(args, max);
   let start = 0;
-  let end = files.length;
+  let end = list.length;
   if (cursor) {
     const [position] = decodeCursor(cursor, 1) ?? [];
     if (typeof position !== 'number' || !Number.isInteger(position) || position < 0) throw badCursor();
-    if (backward) end = Math.min(position, files.length);
+    if (backward) end = Math.min(position, list.length);
     else start = position + 1;
   }
   const from = backward ? Math.max(start, end - size) : start;
   const to = backward ? end : Math.min(end, start + size);
-  const items = files.slice(from, to);
   return {
-    ...content,
-    page: {
-      items,
-      cursor: (i) => encodeCursor([from + i]),
-      hasNextPage: to < files.length,
-      hasPreviousPage: from > 0,
-      count: async () => files.length,
-      knownCount: files.length,
-    },
+    items: list.slice(from, to),
+    cursor: (i) => encodeCursor([from + i]),
+    hasNextPage: to < list.length,
+    hasPreviousPage: from > 0,
+    count: async () => list.length,
+    knownCount: list.length,
   };
+}
+
+/** Files of some content, in their order, a window at a time. */
+export function filesOf(content: SpaceContent, args: PageArgs, max: number): SpaceContent & { page: Page<TreeFile> } {
+  return { ...content, page: windowOf(content.tree.files, args, max) };
+}
+
+// ---------------------------------------------------------------- links
+
+export type { LinkUsage, LinkStatus } from './references';
+export type { ContentRef } from './markdown';
+
+/**
+ * The links and images of some content (all its pages, or one page), grouped by target, with
+ * counts of all and of broken ones; optionally only those of one status.
+ */
+export async function linksOf(ctx: RequestContext, content: SpaceContent, query: LinkQueryInput, args: PageArgs, max: number) {
+  const { pageId, status } = parseInput(linkQuerySchema, query);
+  const pages = pageId === undefined ? allPagesOf(content.tree) : [findPage(content, pageId).entry.page];
+  const bodies = await pageBodies(ctx, pages);
+  const all = linkUsages(content.tree, pages.map((p) => p.data.id), bodies, ctx.config.appUrl);
+  const count = (list: LinkUsage[]) => list.reduce((n, u) => n + u.pages.length, 0);
+  const stats = { total: count(all), broken: { total: count(all.filter((u) => u.status === 'broken')) } };
+  return { ...content, page: windowOf(status ? all.filter((u) => u.status === status) : all, args, max), stats };
+}
+
+/** The links of the space's current content. */
+export async function listLinks(ctx: RequestContext, spaceId: string, query: LinkQueryInput, args: PageArgs, max: number) {
+  return linksOf(ctx, await getContent(ctx, spaceId), query, args, max);
+}
+
+/** The pages of some content that show or link to a file, in tree order. */
+export async function fileBacklinksOf(ctx: RequestContext, content: SpaceContent, fileId: string, args: PageArgs, max: number) {
+  const { file } = fileOf(content, fileId);
+  const pages = allPagesOf(content.tree);
+  const usages = linkUsages(content.tree, pages.map((p) => p.data.id), await pageBodies(ctx, pages), ctx.config.appUrl);
+  const linking = new Set(usages.filter((u) => u.target.kind === 'file' && u.target.file === file.data.id).flatMap((u) => u.pages));
+  const entries = pages.filter((p) => linking.has(p.data.id)).map((p) => content.tree.byId.get(p.data.id)!);
+  return { ...content, page: windowOf(entries, args, max) };
+}
+
+export async function listFileBacklinks(ctx: RequestContext, spaceId: string, fileId: string, args: PageArgs, max: number) {
+  return fileBacklinksOf(ctx, await getContent(ctx, spaceId), fileId, args, max);
 }
 
 export async function getFile(ctx: RequestContext, spaceId: string, fileId: string, query: RevisionReadInput = {}): Promise<SpaceContent & { file: TreeFile }> {

@@ -3,7 +3,7 @@ import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { OrderInput } from '../members/input';
 import type { TransferInput } from '../placement/input';
 import { moveInputFromRest } from '../placement/rest';
-import type { LinkListInput, SpaceCreateInput, SpaceUpdateInput } from './input';
+import type { SpaceCreateInput, SpaceUpdateInput } from './input';
 import { presentSpace } from './present';
 import {
   createSpace,
@@ -13,7 +13,6 @@ import {
   listCollectionSpaces,
   listMemberSpaces,
   listOrganizationSpaces,
-  listSpaceLinks,
   moveSpace,
   restoreSpace,
   transferSpace,
@@ -77,10 +76,4 @@ export function spaceRoutes(r: RestRouter): void {
     status: 200,
     body: await presentSpace(ctx, await transferSpace(ctx, params.spaceId, bodyAs<TransferInput>(body))),
   }));
-
-  r.get('/v1/spaces/:spaceId/links', async ({ ctx, params, query }) => {
-    const { page, stats } = await listSpaceLinks(ctx, params.spaceId, { status: optionalParam(query, 'status') } as LinkListInput);
-    pageArgs(query);
-    return { status: 200, body: { ...(await renderList(ctx, page, () => ({}))), stats } };
-  });
 }
