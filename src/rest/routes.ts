@@ -5,6 +5,7 @@ import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
 import { permissionRoutes } from '../modules/permissions/rest';
+import { siteRoutes } from '../modules/sites/rest';
 import { spaceRoutes } from '../modules/spaces/rest';
 import { teamRoutes } from '../modules/teams/rest';
 import { userRoutes } from '../modules/users/rest';
@@ -22,5 +23,6 @@ export function createRestRouter(): RestRouter {
   permissionRoutes(router);
   contentRoutes(router);
   changeRequestRoutes(router);
+  siteRoutes(router);
   return router;
 }

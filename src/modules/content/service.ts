@@ -1,8 +1,7 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
-import { badCursor, resolveWindow, type Page, type PageArgs } from '../../domain/page';
+import { windowOf, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { newId } from '../../lib/ids';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
@@ -126,29 +125,6 @@ export function pageDocument(ctx: RequestContext, tree: RevisionTree, entry: Pag
 /** Files of the space's current revision, a window at a time. */
 export async function listFiles(ctx: RequestContext, spaceId: string, args: PageArgs, max: number, query: RevisionReadInput = {}): Promise<SpaceContent & { page: Page<TreeFile> }> {
   return filesOf(await getContent(ctx, spaceId, query), args, max);
-}
-
-/** A window of an in-memory list (cursors are positions in it): files and links of a revision. */
-function windowOf<T>(list: readonly T[], args: PageArgs, max: number): Page<T> {
-  const { size, cursor, backward } = resolveWindow(args, max);
-  let start = 0;
-  let end = list.length;
-  if (cursor) {
-    const [position] = decodeCursor(cursor, 1) ?? [];
-    if (typeof position !== 'number' || !Number.isInteger(position) || position < 0) throw badCursor();
-    if (backward) end = Math.min(position, list.length);
-    else start = position + 1;
-  }
-  const from = backward ? Math.max(start, end - size) : start;
-  const to = backward ? end : Math.min(end, start + size);
-  return {
-    items: list.slice(from, to),
-    cursor: (i) => encodeCursor([from + i]),
-    hasNextPage: to < list.length,
-    hasPreviousPage: from > 0,
-    count: async () => list.length,
-    knownCount: list.length,
-  };
 }
 
 /** Files of some content, in their order, a window at a time. */
