@@ -87,3 +87,53 @@ export const shareLinkUpdateSchema = z
   .strict()
   .refine((b) => b.name !== undefined || b.active !== undefined, { message: 'name or active must be given' });
 export type ShareLinkUpdateInput = z.input<typeof shareLinkUpdateSchema>;
+
+const icon = z.string({ error: 'icon must be a string' }).max(50, 'icon must be at most 50 characters');
+const sectionTitle = z.string({ error: 'title must be a string' }).trim().min(2, 'title must be 2 to 128 characters').max(128, 'title must be 2 to 128 characters');
+
+export const sectionCreateSchema = z.object({ spaceId: id('spaceId'), title: sectionTitle.nullable().optional().transform((t) => t ?? undefined), icon: icon.nullable().optional() }, bodyObject).strict();
+export type SectionCreateInput = z.input<typeof sectionCreateSchema>;
+
+export const sectionUpdateSchema = z
+  .object(
+    {
+      title: sectionTitle.optional(),
+      path: sitePath.optional(),
+      description: z.string({ error: 'description must be a string' }).max(256, 'description must be at most 256 characters').optional(),
+      defaultSiteSpace: id('defaultSiteSpace').optional(),
+      condition: conditionSchema.nullable().optional(),
+      icon: icon.nullable().optional(),
+    },
+    bodyObject,
+  )
+  .strict();
+export type SectionUpdateInput = z.input<typeof sectionUpdateSchema>;
+
+const groupTitle = z.string({ error: 'title must be a string' }).trim().min(1, 'title must be 1 to 100 characters').max(100, 'title must be 1 to 100 characters');
+
+export const sectionGroupCreateSchema = z
+  .object({ title: groupTitle, icon: icon.nullable().optional(), sections: z.array(id('sections.*'), { error: 'sections must be a list of section ids' }).max(100).optional() }, bodyObject)
+  .strict();
+export type SectionGroupCreateInput = z.input<typeof sectionGroupCreateSchema>;
+
+export const sectionGroupUpdateSchema = z.object({ title: groupTitle.optional(), icon: icon.nullable().optional() }, bodyObject).strict();
+export type SectionGroupUpdateInput = z.input<typeof sectionGroupUpdateSchema>;
+
+const STRUCTURE_TYPES = ['site-space', 'site-section', 'site-section-group'] as const;
+const pointer = z.object({ type: z.enum(STRUCTURE_TYPES, { error: `type must be one of ${STRUCTURE_TYPES.join(', ')}` }), id: id('id') }, { error: 'a pointer is { type, id }' }).strict();
+export type StructurePointer = z.output<typeof pointer>;
+
+export const structureSortSchema = z
+  .object(
+    {
+      item: pointer,
+      position: z
+        .object({ before: pointer.optional(), after: pointer.optional() }, { error: 'position must be { before } or { after }' })
+        .strict()
+        .refine((p) => !(p.before && p.after), { message: 'position takes before or after, not both' })
+        .optional(),
+    },
+    bodyObject,
+  )
+  .strict();
+export type StructureSortInput = z.input<typeof structureSortSchema>;

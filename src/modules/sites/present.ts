@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { presentSpace } from '../spaces/present';
-import { publishedUrl, siteSpaceCount, type SiteSpaceInSite } from './service';
+import { publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
 import type { ShareLinkRow, SiteRow } from './table';
 
 /** The platform's Site. */
@@ -29,14 +29,15 @@ export async function presentSite(ctx: RequestContext, site: SiteRow) {
 }
 
 /** The platform's SiteSpace. */
-export async function presentSiteSpace(ctx: RequestContext, { site, row, space }: SiteSpaceInSite) {
+export async function presentSiteSpace(ctx: RequestContext, { site, row, space, isDefault }: SiteSpaceInSite) {
   return {
     object: 'site-space' as const,
     id: row.id,
     path: row.path,
+    ...(row.sectionId ? { section: row.sectionId } : {}),
     space: await presentSpace(ctx, space),
     title: space.title,
-    default: site.defaultSiteSpaceId === row.id,
+    default: isDefault,
     ...(row.condition ? { condition: row.condition } : {}),
     urls: site.published ? { published: `${publishedUrl(ctx, site)}/${row.path}` } : {},
   };
@@ -52,4 +53,44 @@ export function presentShareLink(ctx: RequestContext, { site, link }: { site: Si
     active: link.active,
     urls: { published: `${publishedUrl(ctx, site)}?shareKey=${link.key}` },
   };
+}
+
+/** The platform's SiteSection, with its site spaces. */
+export async function presentSection(ctx: RequestContext, { site, row, isDefault, siteSpaces }: SectionView) {
+  return {
+    object: 'site-section' as const,
+    id: row.id,
+    title: row.title,
+    ...(row.description ? { description: row.description } : {}),
+    default: isDefault,
+    path: row.path,
+    ...(row.condition ? { condition: row.condition } : {}),
+    ...(row.groupId ? { sectionGroup: row.groupId } : {}),
+    ...(row.icon ? { icon: row.icon } : {}),
+    siteSpaces: await Promise.all(siteSpaces.map((s) => presentSiteSpace(ctx, s))),
+    urls: site.published ? { published: `${publishedUrl(ctx, site)}/${row.path}` } : {},
+  };
+}
+
+/** The platform's SiteSectionGroup, with its sections. */
+export async function presentSectionGroup(ctx: RequestContext, { row, sections }: SectionGroupView) {
+  return {
+    object: 'site-section-group' as const,
+    id: row.id,
+    title: row.title,
+    ...(row.icon ? { icon: row.icon } : {}),
+    sections: await Promise.all(sections.map((s) => presentSection(ctx, s))),
+  };
+}
+
+/** The platform's SiteStructure. */
+export async function presentStructure(ctx: RequestContext, view: StructureView) {
+  if (view.type === 'siteSpaces') return { type: 'siteSpaces' as const, structure: await Promise.all(view.structure.map((s) => presentSiteSpace(ctx, s))) };
+  return { type: 'sections' as const, structure: await Promise.all(view.structure.map((item) => (item.kind === 'section' ? presentSection(ctx, item) : presentSectionGroup(ctx, item)))) };
+}
+
+/** A moved structure item, as the kind of object it is. */
+export function presentMoved(ctx: RequestContext, moved: MovedItem) {
+  if (moved.kind === 'site-space') return presentSiteSpace(ctx, moved.view);
+  return moved.kind === 'section' ? presentSection(ctx, moved.view) : presentSectionGroup(ctx, moved.view);
 }

@@ -1,8 +1,34 @@
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
-import type { ShareLinkCreateInput, ShareLinkUpdateInput, SiteCreateInput, SiteListInput, SiteSpaceAddInput, SiteSpaceUpdateInput, SiteUpdateInput } from './input';
-import { presentShareLink, presentSite, presentSiteSpace } from './present';
+import type {
+  SectionCreateInput,
+  SectionGroupCreateInput,
+  SectionGroupUpdateInput,
+  SectionUpdateInput,
+  ShareLinkCreateInput,
+  ShareLinkUpdateInput,
+  SiteCreateInput,
+  SiteListInput,
+  SiteSpaceAddInput,
+  SiteSpaceUpdateInput,
+  SiteUpdateInput,
+  StructureSortInput,
+} from './input';
+import { presentMoved, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentStructure } from './present';
 import {
+  addSection,
+  addSectionGroup,
+  addSectionToGroup,
+  deleteSection,
+  deleteSectionGroup,
+  listSectionGroups,
+  listSections,
+  moveStructureItem,
+  removeSectionFromGroup,
+  siteStructure,
+  sortStructure,
+  updateSection,
+  updateSectionGroup,
   addSiteSpace,
   createShareLink,
   createSite,
@@ -87,4 +113,76 @@ export function siteRoutes(r: RestRouter): void {
     await deleteShareLink(ctx, params.organizationId, params.siteId, params.shareLinkId);
     return { status: 204 };
   });
+
+  r.post(`${SITE}/site-spaces/:siteSpaceId/move`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-space', id: params.siteSpaceId }, body)),
+  }));
+
+  r.get(`${SITE}/structure`, async ({ ctx, params }) => ({ status: 200, body: await presentStructure(ctx, await siteStructure(ctx, params.organizationId, params.siteId)) }));
+
+  r.patch(`${SITE}/structure/sort`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentMoved(ctx, await sortStructure(ctx, params.organizationId, params.siteId, bodyAs<StructureSortInput>(body))),
+  }));
+
+  r.get(`${SITE}/sections`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listSections(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX), presentSection),
+  }));
+
+  r.post(`${SITE}/sections`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: await presentSection(ctx, await addSection(ctx, params.organizationId, params.siteId, bodyAs<SectionCreateInput>(body))),
+  }));
+
+  r.patch(`${SITE}/sections/:siteSectionId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSection(ctx, await updateSection(ctx, params.organizationId, params.siteId, params.siteSectionId, bodyAs<SectionUpdateInput>(body))),
+  }));
+
+  r.delete(`${SITE}/sections/:siteSectionId`, async ({ ctx, params }) => {
+    await deleteSection(ctx, params.organizationId, params.siteId, params.siteSectionId);
+    return { status: 204 };
+  });
+
+  r.post(`${SITE}/sections/:siteSectionId/move`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-section', id: params.siteSectionId }, body)),
+  }));
+
+  r.get(`${SITE}/section-groups`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listSectionGroups(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX), presentSectionGroup),
+  }));
+
+  r.post(`${SITE}/section-groups`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: await presentSectionGroup(ctx, await addSectionGroup(ctx, params.organizationId, params.siteId, bodyAs<SectionGroupCreateInput>(body))),
+  }));
+
+  r.patch(`${SITE}/section-groups/:siteSectionGroupId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSectionGroup(ctx, await updateSectionGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, bodyAs<SectionGroupUpdateInput>(body))),
+  }));
+
+  r.delete(`${SITE}/section-groups/:siteSectionGroupId`, async ({ ctx, params }) => {
+    await deleteSectionGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId);
+    return { status: 204 };
+  });
+
+  r.post(`${SITE}/section-groups/:siteSectionGroupId/sections`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: await presentSectionGroup(ctx, await addSectionToGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, bodyAs<{ sectionId?: unknown }>(body))),
+  }));
+
+  r.delete(`${SITE}/section-groups/:siteSectionGroupId/sections/:siteSectionId`, async ({ ctx, params }) => {
+    await removeSectionFromGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, params.siteSectionId);
+    return { status: 204 };
+  });
+
+  r.post(`${SITE}/section-groups/:siteSectionGroupId/move`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-section-group', id: params.siteSectionGroupId }, body)),
+  }));
 }

@@ -208,7 +208,7 @@ describe('authorization', () => {
   interface Row {
     op: string;
     expect: [number, number, number, number, number, number];
-    call: (site: any, siteSpace: any, link: any) => { path: string; body?: unknown };
+    call: (site: any, siteSpace: any, link: any, more: { section: string; loose: string; group: string }) => { path: string; body?: unknown };
   }
   const READ: Row['expect'] = [200, 200, 200, 200, 403, 404];
   const ROWS: Row[] = [
@@ -227,6 +227,21 @@ describe('authorization', () => {
     { op: 'POST share-links', expect: [201, 201, 403, 403, 404, 404], call: (s) => ({ path: `${sitesPath()}/${s.id}/share-links`, body: { name: 'x' } }) },
     { op: 'PATCH share-link', expect: [200, 200, 403, 403, 404, 404], call: (s, _, l) => ({ path: `${sitesPath()}/${s.id}/share-links/${l.id}`, body: { active: false } }) },
     { op: 'DELETE share-link', expect: [204, 204, 403, 403, 404, 404], call: (s, _, l) => ({ path: `${sitesPath()}/${s.id}/share-links/${l.id}` }) },
+    { op: 'GET structure', expect: [200, 200, 200, 200, 404, 404], call: (s) => ({ path: `${sitesPath()}/${s.id}/structure` }) },
+    { op: 'PATCH structure/sort', expect: [200, 200, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/structure/sort`, body: { item: { type: 'site-section', id: m.loose } } }) },
+    { op: 'POST site-space move', expect: [200, 200, 403, 403, 404, 404], call: (s, ss) => ({ path: `${sitesPath()}/${s.id}/site-spaces/${ss.id}/move`, body: {} }) },
+    { op: 'GET sections', expect: [200, 200, 200, 200, 404, 404], call: (s) => ({ path: `${sitesPath()}/${s.id}/sections` }) },
+    { op: 'POST sections', expect: [201, 201, 403, 403, 404, 404], call: (s, ss) => ({ path: `${sitesPath()}/${s.id}/sections`, body: { spaceId: ss.space.id } }) },
+    { op: 'PATCH section', expect: [200, 200, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/sections/${m.section}`, body: { title: 'Renamed' } }) },
+    { op: 'DELETE section', expect: [204, 204, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/sections/${m.loose}` }) },
+    { op: 'POST section move', expect: [200, 200, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/sections/${m.loose}/move`, body: {} }) },
+    { op: 'GET section-groups', expect: [200, 200, 200, 200, 404, 404], call: (s) => ({ path: `${sitesPath()}/${s.id}/section-groups` }) },
+    { op: 'POST section-groups', expect: [201, 201, 403, 403, 404, 404], call: (s) => ({ path: `${sitesPath()}/${s.id}/section-groups`, body: { title: 'G' } }) },
+    { op: 'PATCH section-group', expect: [200, 200, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/section-groups/${m.group}`, body: { title: 'G2' } }) },
+    { op: 'DELETE section-group', expect: [204, 204, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/section-groups/${m.group}` }) },
+    { op: 'POST section-group sections', expect: [201, 201, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/section-groups/${m.group}/sections`, body: { sectionId: m.loose } }) },
+    { op: 'DELETE section-group section', expect: [204, 204, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/section-groups/${m.group}/sections/${m.section}` }) },
+    { op: 'POST section-group move', expect: [200, 200, 403, 403, 404, 404], call: (s, _, __, m) => ({ path: `${sitesPath()}/${s.id}/section-groups/${m.group}/move`, body: {} }) },
   ];
   const cells = ROWS.flatMap((row) => WHO.map((who, i) => [row.op, who, who === 'anonymous' ? 401 : row.expect[i], row] as const));
 
@@ -235,14 +250,21 @@ describe('authorization', () => {
     const site = await newSite({ title: 'Matrix site', spaces: [space.id] });
     const [siteSpace] = (await t.rest('GET', `${sitesPath()}/${site.id}/site-spaces`, { token: acme.admin.token })).body.items;
     const link = (await t.rest('POST', `${sitesPath()}/${site.id}/share-links`, { token: acme.admin.token, body: { name: 'l' } })).body;
-    const { path, body } = row.call(site, siteSpace, link);
+    const more = { section: '', loose: '', group: '' };
+    if (/section|structure/.test(op)) {
+      const admin = (method: string, path: string, body: unknown) => t.rest(method, `${sitesPath()}/${site.id}${path}`, { token: acme.admin.token, body });
+      more.section = (await admin('POST', '/sections', { spaceId: space.id, title: 'Grouped' })).body.id;
+      more.loose = (await admin('POST', '/sections', { spaceId: space.id, title: 'Loose' })).body.id;
+      more.group = (await admin('POST', '/section-groups', { title: 'Group', sections: [more.section] })).body.id;
+    }
+    const { path, body } = row.call(site, siteSpace, link, more);
     const method = op.split(' ')[0];
     const res = await t.rest(method, path, { token: token(who), body });
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     if (status >= 400) expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
     if (who === 'outsider' || (who === 'guest' && status === 404)) {
       // Invisible answers exactly like a missing site.
-      const missing = await t.rest(method, path.replace(site.id, 'doesNotExist00000000'), { token: token(who), body });
+      const missing = await t.rest(method, path.replaceAll(site.id, 'doesNotExist00000000'), { token: token(who), body });
       expect(missing.status).toBe(status);
       expect(missing.body).toEqual(res.body);
     }
