@@ -54,7 +54,7 @@ CREATE TABLE "sites" (
 	"agents_context" text DEFAULT 'included' NOT NULL,
 	"default_site_space_id" text,
 	"default_site_section_id" text,
-	"adaptive_schema" jsonb,
+	"adaptive_schema" json,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { presentSpace } from '../spaces/present';
-import { publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
+import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
 import type { ShareLinkRow, SiteRow } from './table';
 
 /** The platform's Site. */
@@ -93,4 +93,20 @@ export async function presentStructure(ctx: RequestContext, view: StructureView)
 export function presentMoved(ctx: RequestContext, moved: MovedItem) {
   if (moved.kind === 'site-space') return presentSiteSpace(ctx, moved.view);
   return moved.kind === 'section' ? presentSection(ctx, moved.view) : presentSectionGroup(ctx, moved.view);
+}
+
+/** The platform's PublishedContentSite: the site, its structure as readers see it, customizations and scripts. */
+export async function presentPublishedSite(ctx: RequestContext, { site, structure }: { site: SiteRow; structure: StructureView }) {
+  return {
+    object: 'published-content-site' as const,
+    site: await presentSite(ctx, site),
+    structure: await presentStructure(ctx, structure),
+    customizations: { site: DEFAULT_CUSTOMIZATION, siteSpaces: {} },
+    // Integrations add their scripts here once they exist.
+    scripts: [],
+  };
+}
+
+export function presentAdaptiveSchema({ schema, updatedAt }: { schema: Record<string, unknown>; updatedAt: Date }) {
+  return { object: 'site-adaptive-schema' as const, jsonSchema: schema, updatedAt: updatedAt.toISOString() };
 }

@@ -14,8 +14,12 @@ import type {
   SiteUpdateInput,
   StructureSortInput,
 } from './input';
-import { presentMoved, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentStructure } from './present';
+import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentStructure } from './present';
 import {
+  getAdaptiveSchema,
+  listTemplateConditions,
+  publishedSite,
+  setAdaptiveSchema,
   addSection,
   addSectionGroup,
   addSectionToGroup,
@@ -184,5 +188,16 @@ export function siteRoutes(r: RestRouter): void {
   r.post(`${SITE}/section-groups/:siteSectionGroupId/move`, async ({ ctx, params, body }) => ({
     status: 200,
     body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-section-group', id: params.siteSectionGroupId }, body)),
+  }));
+
+  r.get(`${SITE}/adaptive-schema`, async ({ ctx, params }) => ({ status: 200, body: presentAdaptiveSchema(await getAdaptiveSchema(ctx, params.organizationId, params.siteId)) }));
+
+  r.put(`${SITE}/adaptive-schema`, async ({ ctx, params, body }) => ({ status: 200, body: presentAdaptiveSchema(await setAdaptiveSchema(ctx, params.organizationId, params.siteId, body)) }));
+
+  r.get(`${SITE}/adaptive-schema/template-conditions`, async ({ ctx, params }) => ({ status: 200, body: { items: await listTemplateConditions(ctx, params.organizationId, params.siteId) } }));
+
+  r.get(`${SITE}/published`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await presentPublishedSite(ctx, await publishedSite(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
   }));
 }

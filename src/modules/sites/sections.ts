@@ -39,12 +39,12 @@ export interface SectionGroupView {
 
 export type StructureView = { type: 'sections'; structure: (({ kind: 'section' } & SectionView) | ({ kind: 'group' } & SectionGroupView))[] } | { type: 'siteSpaces'; structure: SiteSpaceInSite[] };
 
-async function sectionView(ctx: RequestContext, tree: SiteTree, row: SiteSectionRow): Promise<SectionView> {
-  return { site: tree.site, row, isDefault: tree.site.defaultSiteSectionId === row.id, siteSpaces: await withSpaces(ctx, tree, spacesOf(tree, row.id)) };
+async function sectionView(ctx: RequestContext, tree: SiteTree, row: SiteSectionRow, published = false): Promise<SectionView> {
+  return { site: tree.site, row, isDefault: tree.site.defaultSiteSectionId === row.id, siteSpaces: await withSpaces(ctx, tree, spacesOf(tree, row.id), published) };
 }
 
-async function groupView(ctx: RequestContext, tree: SiteTree, row: SiteSectionGroupRow): Promise<SectionGroupView> {
-  return { site: tree.site, row, sections: await Promise.all(sectionsOf(tree, row.id).map((s) => sectionView(ctx, tree, s))) };
+async function groupView(ctx: RequestContext, tree: SiteTree, row: SiteSectionGroupRow, published = false): Promise<SectionGroupView> {
+  return { site: tree.site, row, sections: await Promise.all(sectionsOf(tree, row.id).map((s) => sectionView(ctx, tree, s, published))) };
 }
 
 /** The site as readers navigate it: its sections and groups, or its spaces when it has no sections. */
@@ -53,10 +53,13 @@ export async function siteStructure(ctx: RequestContext, organizationId: string,
   return structureOf(ctx, tree);
 }
 
-async function structureOf(ctx: RequestContext, tree: SiteTree): Promise<StructureView> {
-  if (!tree.sections.length) return { type: 'siteSpaces', structure: await withSpaces(ctx, tree, spacesOf(tree, null)) };
+/** The structure of a loaded site; `published`: as its readers see it, every published space included. */
+export async function structureOf(ctx: RequestContext, tree: SiteTree, published = false): Promise<StructureView> {
+  if (!tree.sections.length) return { type: 'siteSpaces', structure: await withSpaces(ctx, tree, spacesOf(tree, null), published) };
   const structure = await Promise.all(
-    topLevel(tree).map(async (item) => (item.kind === 'section' ? { kind: 'section' as const, ...(await sectionView(ctx, tree, item.row)) } : { kind: 'group' as const, ...(await groupView(ctx, tree, item.row)) })),
+    topLevel(tree).map(async (item) =>
+      item.kind === 'section' ? { kind: 'section' as const, ...(await sectionView(ctx, tree, item.row, published)) } : { kind: 'group' as const, ...(await groupView(ctx, tree, item.row, published)) },
+    ),
   );
   return { type: 'sections', structure };
 }
@@ -324,4 +327,3 @@ export async function moveStructureItem(ctx: RequestContext, organizationId: str
   return sortStructure(ctx, organizationId, siteId, { item, ...(translated ? { position: translated } : {}) } as StructureSortInput);
 }
 
-export { structureOf };

@@ -11,7 +11,8 @@ import { createSpace } from '../spaces/service';
 import { siteCreateSchema, siteListSchema, siteUpdateSchema, type SiteCreateInput, type SiteListInput, type SiteUpdateInput } from './input';
 import { siteById } from './loaders';
 import { SAMPLE_PAGES } from './sample';
-import { manageableSite, pathOf, spacesOfOrganization, uniquePath } from './site-access';
+import { checkAdaptiveSchema, EMPTY_ADAPTIVE_SCHEMA, templateConditions, type AdaptiveSchema, type TemplateCondition } from './adaptive';
+import { getSite, getSiteById, manageableSite, pathOf, spacesOfOrganization, uniquePath } from './site-access';
 import { loadTree, spacesOf } from './structure';
 import { sites, siteSections, siteSpaces, type SiteRow } from './table';
 
@@ -135,7 +136,7 @@ export async function siteSpaceCount(ctx: RequestContext, site: SiteRow): Promis
   return row?.n ?? 0;
 }
 
-export { getSite, getSiteById } from './site-access';
+export { getSite, getSiteById };
 export { addSiteSpace, deleteSiteSpace, listSiteSpaces, updateSiteSpace, type SiteSpaceInSite } from './site-spaces';
 export { createShareLink, deleteShareLink, listShareLinks, updateShareLink, type ShareLinkInSite } from './share-links';
 export {
@@ -157,6 +158,28 @@ export {
   type SectionView,
   type StructureView,
 } from './sections';
+
+export { publishedSite } from './published';
+export { DEFAULT_CUSTOMIZATION } from './customization';
+
+/** The site's adaptive schema: the JSON Schema of its visitors' claims (an empty object of claims until set). */
+export async function getAdaptiveSchema(ctx: RequestContext, organizationId: string, siteId: string): Promise<{ schema: AdaptiveSchema; updatedAt: Date }> {
+  const site = await getSite(ctx, organizationId, siteId);
+  return { schema: (site.adaptiveSchema as AdaptiveSchema | null) ?? EMPTY_ADAPTIVE_SCHEMA, updatedAt: site.updatedAt };
+}
+
+export async function setAdaptiveSchema(ctx: RequestContext, organizationId: string, siteId: string, input: unknown): Promise<{ schema: AdaptiveSchema; updatedAt: Date }> {
+  const site = await manageableSite(ctx, organizationId, siteId);
+  const schema = checkAdaptiveSchema(input);
+  const [row] = await ctx.db.update(sites).set({ adaptiveSchema: schema, updatedAt: ctx.now() }).where(eq(sites.id, site.id)).returning();
+  siteById(ctx).clear(site.id).prime(site.id, row);
+  return { schema, updatedAt: row.updatedAt };
+}
+
+/** Example conditions derived from the adaptive schema, to start writing section and site-space conditions from. */
+export async function listTemplateConditions(ctx: RequestContext, organizationId: string, siteId: string): Promise<TemplateCondition[]> {
+  return templateConditions((await getAdaptiveSchema(ctx, organizationId, siteId)).schema);
+}
 
 /** Whether the viewer may change sites of this kind: for the site's permissions and GraphQL. */
 export function canManageSite(ctx: RequestContext, site: SiteRow): Promise<boolean> {

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../domain/erro
 import { windowOf, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
+import { spaceById } from '../spaces/loaders';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { siteSpaceAddSchema, siteSpaceUpdateSchema, type SiteSpaceAddInput, type SiteSpaceUpdateInput } from './input';
@@ -22,12 +23,15 @@ export interface SiteSpaceInSite {
   isDefault: boolean;
 }
 
-/** The site spaces given, with their spaces, leaving out those whose space the viewer cannot see. */
-export async function withSpaces(ctx: RequestContext, tree: SiteTree, rows: SiteSpaceRow[]): Promise<SiteSpaceInSite[]> {
+/**
+ * The site spaces given, with their spaces, leaving out those whose space the viewer cannot see;
+ * `published`: the site's readers see every space it publishes, whatever their own rights.
+ */
+export async function withSpaces(ctx: RequestContext, tree: SiteTree, rows: SiteSpaceRow[], published = false): Promise<SiteSpaceInSite[]> {
   const out: SiteSpaceInSite[] = [];
   for (const row of rows) {
-    const space = await getSpace(ctx, row.spaceId).catch(() => null);
-    if (!space) continue;
+    const space = published ? await spaceById(ctx).load(row.spaceId) : await getSpace(ctx, row.spaceId).catch(() => null);
+    if (!space || space.deletedAt) continue;
     const container = row.sectionId ? tree.sections.find((s) => s.id === row.sectionId)?.defaultSiteSpaceId : tree.site.defaultSiteSpaceId;
     out.push({ site: tree.site, row, space, isDefault: container === row.id });
   }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, json, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts } from '../../db/columns';
 import type { AgentsContext, SiteType, SiteVisibility } from '../../domain/sites';
 import { organizations } from '../organizations/table';
@@ -28,7 +28,8 @@ export const sites = pgTable(
     /** The default section, once the site has sections. */
     defaultSiteSectionId: text(),
     /** The JSON Schema of the visitor claims adaptive content reads; null until set. */
-    adaptiveSchema: jsonb().$type<Record<string, unknown>>(),
+    // json, not jsonb: the claims keep the order their author gave them.
+    adaptiveSchema: json().$type<Record<string, unknown>>(),
     createdAt: ts().notNull().defaultNow(),
     updatedAt: ts().notNull().defaultNow(),
   },
