@@ -327,3 +327,12 @@ export async function moveStructureItem(ctx: RequestContext, organizationId: str
   return sortStructure(ctx, organizationId, siteId, { item, ...(translated ? { position: translated } : {}) } as StructureSortInput);
 }
 
+
+/** One section of a loaded site, with its site spaces. */
+export async function viewOfSection(ctx: RequestContext, tree: SiteTree, id: string): Promise<SectionView> {
+  return sectionView(ctx, tree, findSection(tree, id));
+}
+
+export async function viewOfSectionGroup(ctx: RequestContext, tree: SiteTree, id: string): Promise<SectionGroupView> {
+  return groupView(ctx, tree, findGroup(tree, id));
+}
