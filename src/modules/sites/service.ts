@@ -1,16 +1,19 @@
 import { and, eq, exists, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { RequestContext } from '../../context/request-context';
 import { byTimeThenId, keysetPage, keysetPages } from '../../db/keyset';
-import { ConflictError, ForbiddenError, ValidationError } from '../../domain/errors';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { addContent } from '../content/service';
 import { getOrganization } from '../organizations/service';
 import type { OrganizationRow } from '../organizations/table';
-import { createSpace } from '../spaces/service';
+import { createSpace, getSpace } from '../spaces/service';
 import { siteCreateSchema, siteListSchema, siteUpdateSchema, type SiteCreateInput, type SiteListInput, type SiteUpdateInput } from './input';
-import { siteById } from './loaders';
+import { publicationsBySpace, siteById } from './loaders';
+import { siteOfShareKey } from './share-links';
+import { spaceById } from '../spaces/loaders';
+import type { SpaceRow } from '../spaces/table';
 import { SAMPLE_PAGES } from './sample';
 import { checkAdaptiveSchema, EMPTY_ADAPTIVE_SCHEMA, templateConditions, type AdaptiveSchema, type TemplateCondition } from './adaptive';
 import { getSite, getSiteById, manageableSite, pathOf, spacesOfOrganization, uniquePath } from './site-access';
@@ -196,6 +199,39 @@ export async function setAdaptiveSchema(ctx: RequestContext, organizationId: str
 /** Example conditions derived from the adaptive schema, to start writing section and site-space conditions from. */
 export async function listTemplateConditions(ctx: RequestContext, organizationId: string, siteId: string): Promise<TemplateCondition[]> {
   return templateConditions((await getAdaptiveSchema(ctx, organizationId, siteId)).schema);
+}
+
+/** The most open first: a space published by several sites is as visible as the most open of them. */
+const OPENNESS: SiteRow['visibility'][] = ['public', 'unlisted', 'share-link', 'visitor-auth'];
+
+/**
+ * How a space is published, following the published sites that show it (as on the platform):
+ * their most open visibility, and the URL of the first of them; null when no published site shows it.
+ */
+export async function spacePublication(ctx: RequestContext, space: SpaceRow): Promise<{ visibility: SiteRow['visibility']; url: string } | null> {
+  const publications = (await publicationsBySpace(ctx).load(space.id)) ?? [];
+  if (!publications.length) return null;
+  const visibility = OPENNESS.find((v) => publications.some((p) => p.site.visibility === v))!;
+  const [first] = publications;
+  return { visibility, url: [publishedUrl(ctx, first.site), first.sectionPath, first.path].filter(Boolean).join('/') };
+}
+
+/**
+ * A space read with a share key: when the viewer cannot see it, an active share link of a
+ * published share-link site that shows it opens it, read-only; anything else is NOT_FOUND.
+ */
+export async function getSpaceWithShareKey(ctx: RequestContext, spaceId: string, shareKey: string): Promise<SpaceRow> {
+  const seen = await getSpace(ctx, spaceId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  });
+  if (seen) return seen;
+  const siteId = await siteOfShareKey(ctx, shareKey);
+  const publications = (await publicationsBySpace(ctx).load(spaceId)) ?? [];
+  const opened = publications.find((p) => p.site.id === siteId && p.site.visibility === 'share-link');
+  const space = opened ? await spaceById(ctx).load(spaceId) : null;
+  if (!space || space.deletedAt) throw new NotFoundError('Space');
+  return space;
 }
 
 /** Whether the viewer may change sites of this kind: for the site's permissions and GraphQL. */

@@ -4,6 +4,7 @@ import type { OrderInput } from '../members/input';
 import type { TransferInput } from '../placement/input';
 import { moveInputFromRest } from '../placement/rest';
 import type { SpaceCreateInput, SpaceUpdateInput } from './input';
+import { getSpaceWithShareKey } from '../sites/service';
 import { presentSpace } from './present';
 import {
   createSpace,
@@ -42,10 +43,11 @@ export function spaceRoutes(r: RestRouter): void {
   });
 
   // `shareKey` resolves published URLs of share-link sites; sites do not exist yet, so it changes nothing.
-  r.get('/v1/spaces/:spaceId', async ({ ctx, params }) => ({
-    status: 200,
-    body: await presentSpace(ctx, await getSpace(ctx, params.spaceId)),
-  }));
+  r.get('/v1/spaces/:spaceId', async ({ ctx, params, query }) => {
+    const shareKey = optionalParam(query, 'shareKey');
+    const space = shareKey ? await getSpaceWithShareKey(ctx, params.spaceId, shareKey) : await getSpace(ctx, params.spaceId);
+    return { status: 200, body: await presentSpace(ctx, space) };
+  });
 
   r.patch('/v1/spaces/:spaceId', async ({ ctx, params, body }) => ({
     status: 200,

@@ -75,6 +75,38 @@ describe('published view', () => {
   });
 });
 
+describe('spaces follow the sites that publish them', () => {
+  it('takes the visibility and published URL of its published sites, the most open first', async () => {
+    const s = await site({ title: 'Unlisted docs', visibility: 'unlisted' });
+    const read = async () => (await t.rest('GET', `/v1/spaces/${s.space.id}`, { token: acme.admin.token })).body;
+    const before = await read();
+    expect(before.urls.published).toBeUndefined();
+    await t.rest('POST', `${s.path}/publish`, { token: acme.admin.token });
+    expect(await read()).toMatchObject({ visibility: 'unlisted', urls: { published: expect.stringContaining(s.id) } });
+    const pub = await t.rest('POST', base(), { token: acme.admin.token, body: { title: 'Public too', spaces: [s.space.id] } });
+    await t.rest('POST', `${base()}/${pub.body.id}/publish`, { token: acme.admin.token });
+    expect(await read()).toMatchObject({ visibility: 'public', urls: { public: expect.any(String) } });
+    await t.rest('POST', `${base()}/${pub.body.id}/unpublish`, { token: acme.admin.token });
+    await t.rest('POST', `${s.path}/unpublish`, { token: acme.admin.token });
+    expect((await read()).visibility).toBe(before.visibility);
+  });
+
+  it('opens a space of a published share-link site with an active key, and no longer once revoked', async () => {
+    const s = await site({ title: 'Shared space', visibility: 'share-link' });
+    await t.rest('POST', `${s.path}/publish`, { token: acme.admin.token });
+    const link = (await t.rest('POST', `${s.path}/share-links`, { token: acme.admin.token, body: { name: 'Guest' } })).body;
+    const key = new URL(link.urls.published).searchParams.get('shareKey');
+    const get = (shareKey?: string | null) => t.rest('GET', `/v1/spaces/${s.space.id}${shareKey ? `?shareKey=${shareKey}` : ''}`, { token: other.admin.token });
+    expect((await get()).status).toBe(404);
+    expect((await get('wrong-key')).status).toBe(404);
+    const opened = await get(key);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ id: s.space.id, visibility: 'share-link', permissions: { view: false, edit: false } });
+    await t.rest('DELETE', `${s.path}/share-links/${link.id}`, { token: acme.admin.token });
+    expect((await get(key)).status).toBe(404);
+  });
+});
+
 describe('adaptive schema', () => {
   const SCHEMA = {
     type: 'object',
