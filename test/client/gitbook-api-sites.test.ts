@@ -1,4 +1,4 @@
-import { GitBookAPI, GitBookAPIError, SiteVisibility } from '@gitbook/api';
+import { GitBookAPI, type GitBookAPIError, SiteVisibility } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenario } from '../support/scenario';
 import { contentHelpers } from '../support/content';
