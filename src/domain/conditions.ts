@@ -46,3 +46,65 @@ export const conditionSchema = z
     const problem = conditionError(value);
     if (problem) ctx.addIssue({ code: 'custom', message: `condition: ${problem}` });
   });
+
+/** The claims a visitor brings, as their token carried them. */
+export type Claims = Record<string, unknown>;
+
+function evaluate(node: Node, visitor: { claims: Claims }): unknown {
+  switch (node.type) {
+    case 'Literal':
+      return (node as jsep.Literal).value;
+    case 'Identifier':
+      return (node as jsep.Identifier).name === 'visitor' ? visitor : undefined;
+    case 'MemberExpression': {
+      const m = node as jsep.MemberExpression;
+      const object = evaluate(m.object, visitor);
+      const key = m.computed ? evaluate(m.property, visitor) : (m.property as jsep.Identifier).name;
+      // Own data properties only: a condition never reaches a prototype.
+      if (object === null || typeof object !== 'object' || (typeof key !== 'string' && typeof key !== 'number')) return undefined;
+      return Object.prototype.hasOwnProperty.call(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+    }
+    case 'ArrayExpression':
+      return (node as jsep.ArrayExpression).elements.map((e) => (e ? evaluate(e, visitor) : undefined));
+    case 'UnaryExpression':
+      return !evaluate((node as jsep.UnaryExpression).argument, visitor);
+    case 'LogicalExpression':
+    case 'BinaryExpression': {
+      const b = node as jsep.BinaryExpression;
+      if (b.operator === '&&') return evaluate(b.left, visitor) && evaluate(b.right, visitor);
+      if (b.operator === '||') return evaluate(b.left, visitor) || evaluate(b.right, visitor);
+      const [l, r] = [evaluate(b.left, visitor), evaluate(b.right, visitor)];
+      switch (b.operator) {
+        case '==':
+        case '===':
+          return l === r;
+        case '!=':
+        case '!==':
+          return l !== r;
+        case '<':
+          return (l as number) < (r as number);
+        case '<=':
+          return (l as number) <= (r as number);
+        case '>':
+          return (l as number) > (r as number);
+        case '>=':
+          return (l as number) >= (r as number);
+        case 'in':
+          return Array.isArray(r) && r.includes(l);
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether a visitor with these claims meets a condition. Conditions are checked when written, so
+ * one that no longer parses (or would not be allowed) counts as false: the content stays hidden.
+ */
+export function conditionHolds(expression: string | null, claims: Claims): boolean {
+  if (!expression) return true;
+  if (conditionError(expression) !== null) return false;
+  return evaluate(jsep(expression), { claims }) === true;
+}

@@ -5,6 +5,7 @@ import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
 import { permissionRoutes } from '../modules/permissions/rest';
+import { publishedRoutes } from '../modules/published/rest';
 import { siteRoutes } from '../modules/sites/rest';
 import { spaceRoutes } from '../modules/spaces/rest';
 import { teamRoutes } from '../modules/teams/rest';
@@ -24,5 +25,6 @@ export function createRestRouter(): RestRouter {
   contentRoutes(router);
   changeRequestRoutes(router);
   siteRoutes(router);
+  publishedRoutes(router);
   return router;
 }

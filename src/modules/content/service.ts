@@ -193,6 +193,18 @@ export async function readSignedFile(ctx: RequestContext, url: URL): Promise<{ b
   return bytes ? { bytes, name: signed.name, contentType: signed.contentType } : null;
 }
 
+/** How the links of one page of some content resolve: to its pages, its files, or outside. */
+export function linkResolver(ctx: RequestContext, content: SpaceContent, entry: PageEntry) {
+  return resolverFor(content.tree, entry.path, ctx.config.appUrl);
+}
+
+/** System use (published sites): the bytes of a file of some content already read. */
+export async function fileBytes(ctx: RequestContext, content: SpaceContent, fileId: string): Promise<{ file: FileData; bytes: Buffer } | null> {
+  const file = content.tree.filesById.get(fileId)?.data;
+  const bytes = file ? await new PostgresBlobStore(ctx.db).get(file.blob) : null;
+  return file && bytes ? { file, bytes } : null;
+}
+
 // ---------------------------------------------------------------- PDF
 
 /**

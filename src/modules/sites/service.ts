@@ -1,4 +1,4 @@
-import { and, eq, exists, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { RequestContext } from '../../context/request-context';
 import { byTimeThenId, keysetPage, keysetPages } from '../../db/keyset';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
@@ -157,7 +157,7 @@ export async function siteSpaceCount(ctx: RequestContext, site: SiteRow): Promis
 
 export { getSite, getSiteById };
 export { addSiteSpace, deleteSiteSpace, listSiteSpaces, updateSiteSpace, type SiteSpaceInSite } from './site-spaces';
-export { createShareLink, deleteShareLink, listShareLinks, updateShareLink, type ShareLinkInSite } from './share-links';
+export { createShareLink, deleteShareLink, listShareLinks, siteOfShareKey, updateShareLink, type ShareLinkInSite } from './share-links';
 export {
   addSection,
   addSectionGroup,
@@ -232,6 +232,25 @@ export async function getSpaceWithShareKey(ctx: RequestContext, spaceId: string,
   const space = opened ? await spaceById(ctx).load(spaceId) : null;
   if (!space || space.deletedAt) throw new NotFoundError('Space');
   return space;
+}
+
+export { sectionsInOrder, spacesOf, topLevel, type SiteTree } from './structure';
+
+/**
+ * System use (the server of published sites): a published site of an organization by its
+ * basename, or by its id when it has none; null otherwise. No viewer is involved.
+ */
+export async function findPublishedSite(ctx: RequestContext, organizationId: string, name: string): Promise<SiteRow | null> {
+  const rows = await ctx.db
+    .select()
+    .from(sites)
+    .where(and(eq(sites.organizationId, organizationId), eq(sites.published, true), or(eq(sites.basename, name), and(eq(sites.id, name), isNull(sites.basename)))));
+  return rows[0] ?? null;
+}
+
+/** System use: the structure of a site, three statements. */
+export function siteTree(ctx: RequestContext, site: SiteRow) {
+  return loadTree(ctx.db, site);
 }
 
 /** Whether the viewer may change sites of this kind: for the site's permissions and GraphQL. */
