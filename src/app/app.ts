@@ -12,7 +12,7 @@ import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
 import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
-import { servePublishedSite } from '../modules/published/rest';
+import { servePublishedHost, servePublishedSite } from '../modules/published/rest';
 import type { RequestContext } from '../context/request-context';
 
 /** Compiled queries kept per process, most recently used first out of 1000. */
@@ -34,6 +34,7 @@ export interface App {
 /** The whole HTTP surface as one fetch function: GraphQL at /graphql, REST under /v1. */
 export function createApp(services: AppServices): App {
   const router = createRestRouter();
+  const publicHost = new URL(services.config.publicUrl).host;
   const yoga = createYoga<{ quire: RequestContext }, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -82,6 +83,11 @@ export function createApp(services: AppServices): App {
       }
       if (pathname === '/' || pathname === '/health') {
         return Response.json({ name: 'quire', graphql: '/graphql', rest: '/v1' });
+      }
+      if ((request.method === 'GET' || request.method === 'HEAD') && new URL(request.url).host !== publicHost) {
+        // Another host: a proxy or an organization's own hostname in front of a published site.
+        const page = await servePublishedHost(createContext(services, null), request).catch(domainErrorResponse);
+        if (page) return page;
       }
       return errorResponse(404, `No route for ${request.method} ${pathname}`);
     },

@@ -3,7 +3,7 @@ import { jwtVerify } from 'jose';
 import type { RequestContext } from '../../context/request-context';
 import { conditionHolds, type Claims } from '../../domain/conditions';
 import { allPagesOf, contentAt, fileBytes, linkResolver, pageBodies, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
-import { findPublishedSite, publishedUrl, sectionsInOrder, siteOfShareKey, siteTree, spacesOf, topLevel, type SiteTree } from '../sites/service';
+import { findPublishedSite, publishedSiteForHost, publishedUrl, sectionsInOrder, siteOfShareKey, siteTree, spacesOf, topLevel, type SiteTree } from '../sites/service';
 import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../sites/table';
 import { spaceById } from '../spaces/loaders';
 import { markdownToHtml } from './html';
@@ -115,6 +115,12 @@ function locate(site: SiteRow, tree: SiteTree, claims: Claims, segments: string[
 }
 
 const documents = (content: SpaceContent) => allPagesOf(content.tree).filter((p) => p.data.type === 'document');
+
+/** A request that came for another host: a site behind a proxy, or an organization's own hostname. */
+export async function readPublishedByHost(ctx: RequestContext, host: string, req: Omit<PublishedRequest, 'organizationId' | 'siteName'>): Promise<PublishedAnswer | null> {
+  const found = await publishedSiteForHost(ctx, host, req.segments);
+  return found ? readPublished(ctx, { ...req, ...found }) : null;
+}
 
 export async function readPublished(ctx: RequestContext, req: PublishedRequest): Promise<PublishedAnswer> {
   const site = await findPublishedSite(ctx, req.organizationId, req.siteName);

@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../context/request-context';
 import { bodyAs, type RestRouter } from '../../rest/router';
 import type { PublishingAuthUpdateInput } from './input';
-import { getCustomization, getPublishingAuth, readPublished, regeneratePublishingAuth, updateCustomization, updatePublishingAuth } from './service';
+import { getCustomization, getPublishingAuth, readPublished, readPublishedByHost, regeneratePublishingAuth, updateCustomization, updatePublishingAuth } from './service';
+import type { PublishedAnswer } from './service';
 import type { SitePublishingAuthRow } from './table';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
@@ -38,27 +39,46 @@ function cookiesOf(request: Request): Record<string, string> {
   return out;
 }
 
-/** GET /sites/<organization>/<basename or id>/...: a published site's pages, files, sitemap and robots rules. */
-export async function servePublishedSite(ctx: RequestContext, request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const [, , organizationId = '', siteName = '', ...segments] = url.pathname.split('/').map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  });
-  const answer = await readPublished(ctx, {
-    organizationId,
-    siteName,
-    segments: segments.filter(Boolean),
+function decodedSegments(pathname: string): string[] {
+  return pathname
+    .split('/')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    })
+    .filter(Boolean);
+}
+
+function readerRequest(request: Request, url: URL, segments: string[]) {
+  return {
+    segments,
     url: url.toString(),
     shareKey: url.searchParams.get('shareKey') ?? undefined,
     jwtToken: url.searchParams.get('jwt_token') ?? undefined,
     theme: url.searchParams.get('theme') ?? undefined,
     cookies: cookiesOf(request),
     ifNoneMatch: request.headers.get('if-none-match') ?? undefined,
-  });
+  };
+}
+
+/** GET /sites/<organization>/<basename or id>/...: a published site's pages, files, sitemap and robots rules. */
+export async function servePublishedSite(ctx: RequestContext, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const [, organizationId = '', siteName = '', ...segments] = decodedSegments(url.pathname);
+  return respond(await readPublished(ctx, { organizationId, siteName, ...readerRequest(request, url, segments) }));
+}
+
+/** A request for another host: the published site a proxy or an organization's hostname points here; null when none. */
+export async function servePublishedHost(ctx: RequestContext, request: Request): Promise<Response | null> {
+  const url = new URL(request.url);
+  const answer = await readPublishedByHost(ctx, request.headers.get('x-forwarded-host') ?? url.host, readerRequest(request, url, decodedSegments(url.pathname)));
+  return answer ? respond(answer) : null;
+}
+
+function respond(answer: PublishedAnswer): Response {
   switch (answer.kind) {
     case 'not-modified':
       return new Response(null, { status: 304, headers: { etag: answer.etag } });

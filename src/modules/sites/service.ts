@@ -7,7 +7,7 @@ import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { addContent } from '../content/service';
 import { getOrganization } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
+import { organizations, type OrganizationRow } from '../organizations/table';
 import { createSpace, getSpace } from '../spaces/service';
 import { siteCreateSchema, siteListSchema, siteUpdateSchema, type SiteCreateInput, type SiteListInput, type SiteUpdateInput } from './input';
 import { publicationsBySpace, siteById } from './loaders';
@@ -144,9 +144,33 @@ export async function setPublished(ctx: RequestContext, organizationId: string, 
   return row;
 }
 
-/** Where the site is read when published: under the organization, at its basename (else its id). */
+/**
+ * Where the site is read when published: at its proxy's URL when it has one (the proxy forwards to
+ * Quire, which knows the site by the Host and path), else under the organization on Quire's own
+ * origin, at its basename (else its id).
+ */
 export function publishedUrl(ctx: RequestContext, site: SiteRow): string {
+  if (site.proxyOrigin) return `https://${site.proxyOrigin}`;
   return `${ctx.config.publicUrl}/sites/${site.organizationId}/${site.basename ?? site.id}`;
+}
+
+/**
+ * System use: which published site a request for another host is for, and the path inside it: a
+ * site whose proxy is that host and a leading part of the path, or a site (by basename) of the
+ * organization whose hostname is the host's first label.
+ */
+export async function publishedSiteForHost(ctx: RequestContext, host: string, segments: string[]): Promise<{ organizationId: string; siteName: string; segments: string[] } | null> {
+  const bare = host.toLowerCase().replace(/:\d+$/, '');
+  const candidates = segments.map((_, i) => `${bare}/${segments.slice(0, i + 1).join('/')}`);
+  if (candidates.length) {
+    const found = await ctx.db.select().from(sites).where(and(eq(sites.published, true), inArray(sites.proxyOrigin, candidates)));
+    const best = found.sort((a, b) => (b.proxyOrigin?.length ?? 0) - (a.proxyOrigin?.length ?? 0))[0];
+    if (best) return { organizationId: best.organizationId, siteName: best.basename ?? best.id, segments: segments.slice(best.proxyOrigin!.split('/').length - 1) };
+  }
+  const label = bare.split('.')[0];
+  if (!segments.length || !label) return null;
+  const [org] = await ctx.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.hostname, label));
+  return org ? { organizationId: org.id, siteName: segments[0], segments: segments.slice(1) } : null;
 }
 
 /** How many spaces each site publishes, for the site object. */

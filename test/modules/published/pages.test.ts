@@ -150,4 +150,22 @@ describe('published pages', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/corners/);
   });
+
+  it('serves a site behind its proxy by Host and path, and the sites of an organization on its own hostname', async () => {
+    const { site } = await publishedSite();
+    await api('PATCH', `${sitesPath()}/${site.id}`, { proxy: 'docs.example.com/help', basename: 'handbook' });
+    expect((await api('GET', `${sitesPath()}/${site.id}`)).body.urls.published).toBe('https://docs.example.com/help');
+    const proxied = await get('http://docs.example.com/help/guide');
+    expect(proxied.status).toBe(200);
+    expect(proxied.text).toContain('Guide text.');
+    expect(proxied.text).toContain('href="https://docs.example.com/help"');
+    expect((await get('http://docs.example.com/elsewhere')).status).toBe(404);
+
+    const host = `h${acme.organizationId.slice(0, 8).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    expect((await api('PATCH', `/v1/orgs/${acme.organizationId}`, { hostname: host })).status).toBe(200);
+    await api('PATCH', `${sitesPath()}/${site.id}`, { proxy: null });
+    const own = await get(`http://${host}.quire.site/handbook/guide`);
+    expect(own.status).toBe(200);
+    expect(own.text).toContain('Guide text.');
+  });
 });
