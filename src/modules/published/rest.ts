@@ -1,8 +1,16 @@
 import type { RequestContext } from '../../context/request-context';
 import { bodyAs, type RestRouter } from '../../rest/router';
 import type { PublishingAuthUpdateInput } from './input';
-import { getCustomization, getPublishingAuth, readPublished, readPublishedByHost, regeneratePublishingAuth, updateCustomization, updatePublishingAuth } from './service';
-import type { PublishedAnswer } from './service';
+import {
+  getCustomization,
+  getPublishingAuth,
+  readPublished,
+  readPublishedByHost,
+  regeneratePublishingAuth,
+  updateCustomization,
+  updatePublishingAuth,
+  type PublishedAnswer,
+} from './service';
 import type { SitePublishingAuthRow } from './table';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
