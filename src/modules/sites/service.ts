@@ -233,6 +233,8 @@ const OPENNESS: SiteRow['visibility'][] = ['public', 'unlisted', 'share-link', '
  * their most open visibility, and the URL of the first of them; null when no published site shows it.
  */
 export async function spacePublication(ctx: RequestContext, space: SpaceRow): Promise<{ visibility: SiteRow['visibility']; url: string } | null> {
+  // Most spaces are in no published site: their row says so, and nothing is read.
+  if (!space.publishedSites) return null;
   const publications = (await publicationsBySpace(ctx).load(space.id)) ?? [];
   if (!publications.length) return null;
   const visibility = OPENNESS.find((v) => publications.some((p) => p.site.visibility === v))!;

@@ -38,6 +38,8 @@ export const spaces = pgTable(
     changeRequestsTotal: integer().notNull().default(0),
     changeRequestsOpen: integer().notNull().default(0),
     changeRequestsDraft: integer().notNull().default(0),
+    /** How many published sites show the space; kept by triggers of the sites tables, so reads need no join. */
+    publishedSites: integer().notNull().default(0),
   },
   (t) => [
     index('spaces_organization_idx').on(t.organizationId, t.createdAt, t.id),

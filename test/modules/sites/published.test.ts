@@ -87,8 +87,11 @@ describe('spaces follow the sites that publish them', () => {
     await t.rest('POST', `${base()}/${pub.body.id}/publish`, { token: acme.admin.token });
     expect(await read()).toMatchObject({ visibility: 'public', urls: { public: expect.any(String) } });
     await t.rest('POST', `${base()}/${pub.body.id}/unpublish`, { token: acme.admin.token });
-    await t.rest('POST', `${s.path}/unpublish`, { token: acme.admin.token });
-    expect((await read()).visibility).toBe(before.visibility);
+    expect((await read()).visibility).toBe('unlisted');
+    // Deleting the last published site showing it hands the space back its own visibility.
+    await t.rest('DELETE', s.path, { token: acme.admin.token });
+    expect(await read()).toMatchObject({ visibility: before.visibility });
+    expect((await read()).urls.published).toBeUndefined();
   });
 
   it('opens a space of a published share-link site with an active key, and no longer once revoked', async () => {

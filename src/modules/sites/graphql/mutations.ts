@@ -263,7 +263,11 @@ defineMutation('siteSectionGroupMembership', {
 
 const StructureItemKind = builder.enumType('SiteStructureItemKind', {
   description: 'What kind of structure item a pointer names.',
-  values: { SITE_SPACE: { value: 'site-space' as const }, SITE_SECTION: { value: 'site-section' as const }, SITE_SECTION_GROUP: { value: 'site-section-group' as const } },
+  values: {
+    SITE_SPACE: { value: 'site-space' as const, description: 'A site space.' },
+    SITE_SECTION: { value: 'site-section' as const, description: 'A section.' },
+    SITE_SECTION_GROUP: { value: 'site-section-group' as const, description: 'A group of sections.' },
+  },
 });
 
 const StructurePointerInput = builder.inputType('SiteStructurePointerInput', {
