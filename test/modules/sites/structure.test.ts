@@ -122,3 +122,29 @@ describe('site structure', () => {
     expect((await t.rest('POST', `${s.base}/section-groups`, { token: acme.admin.token, body: { title: 'g'.repeat(100) } })).status).toBe(201);
   });
 });
+
+describe('limits at N and N+1', () => {
+  it('takes each limit of the document and refuses one past it, writing nothing', async () => {
+    const s = await site('Limits');
+    const section = await call('POST', `${s.base}/sections`, { spaceId: (await newSpace({ title: 'Lim' })).id, title: 'Limits section' });
+    const variant = section.siteSpaces[0];
+    const cases: [string, string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['PATCH', `${s.base}/sections/${section.id}`, { title: 't'.repeat(128) }, { title: 't'.repeat(129) }],
+      ['PATCH', `${s.base}/sections/${section.id}`, { path: 'p'.repeat(100) }, { path: 'p'.repeat(101) }],
+      ['PATCH', `${s.base}/sections/${section.id}`, { description: 'd'.repeat(256) }, { description: 'd'.repeat(257) }],
+      ['PATCH', `${s.base}/sections/${section.id}`, { condition: `visitor.claims.a == "${'x'.repeat(1002)}"` }, { condition: `visitor.claims.a == "${'x'.repeat(1003)}"` }],
+      ['PATCH', `${s.base}/site-spaces/${variant.id}`, { path: 'v'.repeat(100) }, { path: 'v'.repeat(101) }],
+      ['PATCH', s.base, { proxy: `example.com/${'a'.repeat(500)}` }, { proxy: `example.com/${'a'.repeat(501)}` }],
+      ['PATCH', s.base, { title: 's'.repeat(128) }, { title: 's'.repeat(129) }],
+      ['PATCH', s.base, { basename: 'b'.repeat(100) }, { basename: 'b'.repeat(101) }],
+    ];
+    for (const [method, path, ok, tooMuch] of cases) {
+      const before = (await t.rest('GET', `${s.base}/structure`, { token: acme.admin.token })).body;
+      const refused = await t.rest(method, path, { token: acme.admin.token, body: tooMuch });
+      expect(refused.status, JSON.stringify(Object.keys(tooMuch))).toBe(400);
+      expect(refused.body.error.message).toMatch(new RegExp(Object.keys(tooMuch)[0]));
+      expect((await t.rest('GET', `${s.base}/structure`, { token: acme.admin.token })).body).toEqual(before);
+      expect((await t.rest(method, path, { token: acme.admin.token, body: ok })).status, JSON.stringify(Object.keys(ok))).toBe(200);
+    }
+  });
+});
