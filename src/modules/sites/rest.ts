@@ -79,7 +79,7 @@ export function siteRoutes(r: RestRouter): void {
   r.post(`${SITE}/unpublish`, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await setPublished(ctx, params.organizationId, params.siteId, false)) }));
 
   r.get(`${SITE}/site-spaces`, async ({ ctx, params, query }) => {
-    const page = await listSiteSpaces(ctx, params.organizationId, params.siteId, { default: optionalParam(query, 'default') }, pageArgs(query), REST_MAX);
+    const page = await listSiteSpaces(ctx, params.organizationId, params.siteId, { default: optionalParam(query, 'default'), shareKey: optionalParam(query, 'shareKey') }, pageArgs(query), REST_MAX);
     return { status: 200, body: await renderList(ctx, page, presentSiteSpace) };
   });
 
@@ -132,7 +132,7 @@ export function siteRoutes(r: RestRouter): void {
 
   r.get(`${SITE}/sections`, async ({ ctx, params, query }) => ({
     status: 200,
-    body: await renderList(ctx, await listSections(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX), presentSection),
+    body: await renderList(ctx, await listSections(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX, optionalParam(query, 'shareKey')), presentSection),
   }));
 
   r.post(`${SITE}/sections`, async ({ ctx, params, body }) => ({

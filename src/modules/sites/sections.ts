@@ -18,7 +18,7 @@ import {
   type StructureSortInput,
 } from './input';
 import { siteById } from './loaders';
-import { getSite, manageableSite, pathOf, spacesOfOrganization, uniquePath } from './site-access';
+import { getSite, manageableSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
 import { findSiteSpace, insertSiteSpace, withSpaces, type SiteSpaceInSite } from './site-spaces';
 import { loadTree, placed, renumber, renumberTop, sectionsInOrder, sectionsOf, spacesOf, topLevel, type SiteTree, type TopItem } from './structure';
 import { siteSectionGroups, siteSections, sites, siteSpaces, type SiteRow, type SiteSectionGroupRow, type SiteSectionRow } from './table';
@@ -64,9 +64,10 @@ export async function structureOf(ctx: RequestContext, tree: SiteTree, published
   return { type: 'sections', structure };
 }
 
-export async function listSections(ctx: RequestContext, organizationId: string, siteId: string, args: PageArgs, max: number): Promise<Page<SectionView>> {
-  const tree = await loadTree(ctx.db, await getSite(ctx, organizationId, siteId));
-  return windowOf(await Promise.all(sectionsInOrder(tree).map((s) => sectionView(ctx, tree, s))), args, max);
+export async function listSections(ctx: RequestContext, organizationId: string, siteId: string, args: PageArgs, max: number, shareKey?: string): Promise<Page<SectionView>> {
+  const { site, published } = await readableSite(ctx, organizationId, siteId, shareKey);
+  const tree = await loadTree(ctx.db, site);
+  return windowOf(await Promise.all(sectionsInOrder(tree).map((s) => sectionView(ctx, tree, s, published))), args, max);
 }
 
 export async function listSectionGroups(ctx: RequestContext, organizationId: string, siteId: string, args: PageArgs, max: number): Promise<Page<SectionGroupView>> {

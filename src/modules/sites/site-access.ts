@@ -1,10 +1,11 @@
+import { and, eq } from 'drizzle-orm';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import { getOrganization } from '../organizations/service';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { siteById } from './loaders';
-import type { SiteRow } from './table';
+import { shareLinks, type SiteRow } from './table';
 
 /** A site of that organization the viewer may see; anything else, another organization's included, is NOT_FOUND. */
 export async function getSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<SiteRow> {
@@ -23,6 +24,23 @@ export async function getSiteById(ctx: RequestContext, siteId: string): Promise<
   return getSite(ctx, site.organizationId, siteId).catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError('Site') : error;
   });
+}
+
+/**
+ * A site for reading its structure: one the viewer sees, or else a published share-link site that
+ * the share key given opens (its readers then see every space it publishes).
+ */
+export async function readableSite(ctx: RequestContext, organizationId: string, siteId: string, shareKey?: string): Promise<{ site: SiteRow; published: boolean }> {
+  try {
+    return { site: await getSite(ctx, organizationId, siteId), published: false };
+  } catch (error) {
+    if (!(error instanceof NotFoundError) || !shareKey) throw error;
+    const site = await siteById(ctx).load(siteId);
+    if (!site || site.organizationId !== organizationId || !site.published || site.visibility !== 'share-link') throw error;
+    const [link] = await ctx.db.select({ id: shareLinks.id }).from(shareLinks).where(and(eq(shareLinks.siteId, site.id), eq(shareLinks.key, shareKey), eq(shareLinks.active, true)));
+    if (!link) throw error;
+    return { site, published: true };
+  }
 }
 
 /** A site the viewer may change: admins and members with the create role. */

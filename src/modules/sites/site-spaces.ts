@@ -10,7 +10,7 @@ import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { siteSpaceAddSchema, siteSpaceUpdateSchema, type SiteSpaceAddInput, type SiteSpaceUpdateInput } from './input';
 import { siteById } from './loaders';
-import { getSite, manageableSite, pathOf, spacesOfOrganization, uniquePath } from './site-access';
+import { getSite, manageableSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
 import { loadTree, renumber, sectionsInOrder, spacesOf, type SiteTree } from './structure';
 import { siteSections, sites, siteSpaces, type SiteRow, type SiteSpaceRow } from './table';
 
@@ -38,12 +38,12 @@ export async function withSpaces(ctx: RequestContext, tree: SiteTree, rows: Site
   return out;
 }
 
-export async function listSiteSpaces(ctx: RequestContext, organizationId: string, siteId: string, query: { default?: string }, args: PageArgs, max: number): Promise<Page<SiteSpaceInSite>> {
-  const site = await getSite(ctx, organizationId, siteId);
+export async function listSiteSpaces(ctx: RequestContext, organizationId: string, siteId: string, query: { default?: string; shareKey?: string }, args: PageArgs, max: number): Promise<Page<SiteSpaceInSite>> {
+  const { site, published } = await readableSite(ctx, organizationId, siteId, query.shareKey);
   if (query.default !== undefined && query.default !== 'true' && query.default !== 'false') throw new ValidationError('default must be true or false', ['default']);
   const tree = await loadTree(ctx.db, site);
   const ordered = [...spacesOf(tree, null), ...sectionsInOrder(tree).flatMap((s) => spacesOf(tree, s.id))];
-  let all = await withSpaces(ctx, tree, ordered);
+  let all = await withSpaces(ctx, tree, ordered, published);
   if (query.default !== undefined) all = all.filter((s) => s.isDefault === (query.default === 'true'));
   return windowOf(all, args, max);
 }

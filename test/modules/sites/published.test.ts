@@ -105,8 +105,14 @@ describe('spaces follow the sites that publish them', () => {
     const opened = await get(key);
     expect(opened.status).toBe(200);
     expect(opened.body).toMatchObject({ id: s.space.id, visibility: 'share-link', permissions: { view: false, edit: false } });
+    // The site operations that take a share key read the site's structure with it.
+    const spaces = await t.rest('GET', `${s.path}/site-spaces?shareKey=${key}`, { token: other.admin.token });
+    expect(spaces.body.items.map((v: any) => v.space.id)).toEqual([s.space.id]);
+    expect((await t.rest('GET', `${s.path}/sections?shareKey=${key}`, { token: other.admin.token })).status).toBe(200);
+    expect((await t.rest('GET', `${s.path}/site-spaces?shareKey=wrong`, { token: other.admin.token })).status).toBe(404);
     await t.rest('DELETE', `${s.path}/share-links/${link.id}`, { token: acme.admin.token });
     expect((await get(key)).status).toBe(404);
+    expect((await t.rest('GET', `${s.path}/site-spaces?shareKey=${key}`, { token: other.admin.token })).status).toBe(404);
   });
 });
 
