@@ -20,10 +20,11 @@ const validateQuietly = (schema: Parameters<typeof validate>[0], document: Param
  * suggestions, which would let it guess field names one typo at a time, and, when the setting
  * turns it off, no introspection. Signed-in callers keep both: they are the ones writing queries.
  */
-export function useAnonymousLimits(options: { introspection: boolean }): Plugin<RequestContext> {
+export function useAnonymousLimits(options: { introspection: boolean }): Plugin<{ quire: RequestContext }> {
   return {
     onValidate({ context, addValidationRule, setValidationFn }) {
-      if (context.viewer) return;
+      // Validation runs on the server context, before yoga builds the operation's context.
+      if (context.quire.viewer) return;
       addValidationRule(AnonymousCaller);
       if (!options.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
       setValidationFn(validateQuietly as typeof validate);
