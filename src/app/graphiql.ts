@@ -60,12 +60,14 @@ self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (moduleId, label) => 
 const START = `YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), options.graphiql);
 `;
 
-let bundle: { assets: Map<string, Asset>; urls: Record<string, string>; favicon: string } | undefined;
+let bundle: { assets: Map<string, Asset>; urls: Record<string, string> } | undefined;
 
-function asset(base: string, ext: string, content: string): Asset {
+const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8', ico: 'image/x-icon' };
+
+function asset(base: string, ext: string, content: string | Buffer): Asset {
   const bytes = Buffer.from(content);
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-  const type = ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
+  const type = TYPES[ext];
   return { name: `${base}.${hash}.${ext}`, type, bytes, etag: `"${hash}"`, encoded: new Map() };
 }
 
@@ -83,9 +85,11 @@ function loadBundle() {
     editorWorkerService: asset('editor-worker', 'js', parts.editorWorkerService),
     json: asset('json-worker', 'js', parts.jsonWorker),
     graphql: asset('graphql-worker', 'js', parts.graphqlWorker),
+    // A 150 KB data URL in the package: as a file, the page stays small.
+    favicon: asset('favicon', 'ico', Buffer.from(parts.favicon.slice(parts.favicon.indexOf(',') + 1), 'base64')),
   };
   const urls = Object.fromEntries(Object.entries(list).map(([key, a]) => [key, GRAPHIQL_ASSETS_PATH + a.name]));
-  bundle = { assets: new Map(Object.values(list).map((a) => [a.name, a])), urls, favicon: parts.favicon };
+  bundle = { assets: new Map(Object.values(list).map((a) => [a.name, a])), urls };
   return bundle;
 }
 
@@ -97,7 +101,7 @@ export function wantsGraphiQL(request: Request): boolean {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function graphiqlPage(options: { title: string; endpoint: string }): Response {
-  const { urls, favicon } = loadBundle();
+  const { urls } = loadBundle();
   const config = {
     workers: { editorWorkerService: urls.editorWorkerService, json: urls.json, graphql: urls.graphql },
     graphiql: {
@@ -115,7 +119,7 @@ export function graphiqlPage(options: { title: string; endpoint: string }): Resp
   <head>
     <meta charset="utf-8" />
     <title>${escapeHtml(options.title)}</title>
-    <link rel="icon" href="${escapeHtml(favicon)}" />
+    <link rel="icon" href="${urls.favicon}" />
     <link rel="stylesheet" href="${urls.css}" />
   </head>
   <body id="body" class="no-focus-outline">
@@ -144,7 +148,7 @@ export async function graphiqlAsset(request: Request, pathname: string): Promise
     Vary: 'Accept-Encoding',
   });
   if (request.headers.get('if-none-match') === found.etag) return new Response(null, { status: 304, headers });
-  const encoding = acceptedEncoding(request.headers.get('accept-encoding'));
+  const encoding = found.type.startsWith('text/') ? acceptedEncoding(request.headers.get('accept-encoding')) : null;
   let body: Buffer = found.bytes;
   if (encoding) {
     let encoded = found.encoded.get(encoding);
