@@ -161,6 +161,15 @@ describe('request body limit', () => {
     expect(after.body.items).toHaveLength(before.body.items.length);
   });
 
+  it('takes a multipart GraphQL request over the body limit, under the upload limit', async () => {
+    const form = new FormData();
+    form.set('operations', JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(BODY_LIMIT * 2) } }));
+    form.set('map', '{}');
+    const res = await call('/graphql', { method: 'POST', headers: { ...bearer(), accept: 'application/graphql-response+json' }, body: form });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual({ __typename: 'Query' });
+  });
+
   it('takes a body just under the limit', async () => {
     const res = await call(`/v1/orgs/${acme.organizationId}/spaces`, {
       method: 'POST',

@@ -92,7 +92,7 @@ export const pageMoveSchema = z
   .refine((m) => m.parent !== undefined || m.position !== undefined, { message: 'name a parent, a position or both' });
 export type PageMoveInput = z.input<typeof pageMoveSchema>;
 
-/** Files go through GraphQL's multipart requests, whose whole body is capped at a megabyte. */
+/** Files go through GraphQL's multipart requests, whose whole body is capped by QUIRE_UPLOAD_LIMIT_BYTES. */
 export const fileUploadSchema = z
   .object({
     name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must be 1 to 255 characters').max(255, 'name must be 1 to 255 characters').refine((n) => !/[/\\]/.test(n), 'name must not contain slashes'),
