@@ -1,19 +1,22 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import { isDatabaseUnavailable } from '../lib/unavailable';
 import { UnauthenticatedError } from '../domain/errors';
 import { maskError, quietLogger } from '../graphql/mask';
-import { QUERY_LIMITS, useQueryLimits } from '../graphql/cost';
+import { useQueryLimits } from '../graphql/cost';
 import { schema } from '../graphql/schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
-import { tooLargeResponse } from '../graphql/too-large';
+import { unauthenticatedResponse } from '../graphql/http-errors';
+import { useAnonymousLimits } from '../graphql/anonymous';
+import { httpSettings } from '../config/config';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
 import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
 import { servePublishedHost, servePublishedSite } from '../modules/published/rest';
 import type { RequestContext } from '../context/request-context';
+import { GRAPHIQL_ASSETS_PATH, graphiqlAsset, graphiqlPage, wantsGraphiQL } from './graphiql';
+import { withHttpPolicies } from './http-policies';
 
 /** Compiled queries kept per process, most recently used first out of 1000. */
 function jitCache() {
@@ -35,33 +38,34 @@ export interface App {
 export function createApp(services: AppServices): App {
   const router = createRestRouter();
   const publicHost = new URL(services.config.publicUrl).host;
+  const http = httpSettings(services.config);
   const yoga = createYoga<{ quire: RequestContext }, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    // The bundled GraphiQL: no CDN, so it works on a machine without internet access.
-    renderGraphiQL,
-    graphiql: { title: 'Quire GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <your token>' }) },
+    // GraphiQL is served before yoga (./graphiql.ts); CORS is decided by ./cors.ts for both doors.
+    graphiql: false,
+    cors: false,
     context: ({ quire }) => quire,
     // Compiled execution: each document is turned into a function once, and runs as one after.
-    plugins: [useQueryLimits(), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
-    maxRequestBodySize: QUERY_LIMITS.requestBytes,
+    plugins: [useAnonymousLimits({ introspection: http.anonymousIntrospection }), useQueryLimits(), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
+    // Bodies are cut off while streaming by ./body-limit.ts; this only backs it up.
+    maxRequestBodySize: Math.max(http.bodyLimitBytes, http.uploadLimitBytes),
     maskedErrors: { maskError },
     logging: quietLogger,
   });
 
-  return {
+  return withHttpPolicies(services.config, {
     async fetch(request: Request): Promise<Response> {
       const { pathname } = new URL(request.url);
       if (pathname === '/graphql') {
-        const tooLarge = tooLargeResponse(request);
-        if (tooLarge) return tooLarge;
+        if (http.graphiql && wantsGraphiQL(request)) return graphiqlPage({ title: 'Quire GraphQL', endpoint: '/graphql' });
         // A bad credential is refused at HTTP level; everything else is decided while executing.
         let ctx: RequestContext;
         try {
           ctx = await createRequestContext(services, request);
         } catch (error) {
-          if (error instanceof UnauthenticatedError) return domainErrorResponse(error);
+          if (error instanceof UnauthenticatedError) return unauthenticatedResponse(error);
           if (isDatabaseUnavailable(error)) return serviceUnavailableResponse({ cause: error });
           throw error;
         }
@@ -69,6 +73,10 @@ export function createApp(services: AppServices): App {
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
         return router.handle(request, () => createRequestContext(services, request));
+      }
+      if (http.graphiql && pathname.startsWith(GRAPHIQL_ASSETS_PATH)) {
+        const asset = await graphiqlAsset(request, pathname);
+        if (asset) return asset;
       }
       if (pathname.startsWith('/files/') && request.method === 'GET') {
         // Download links carry their own signature: no token is asked for.
@@ -91,5 +99,5 @@ export function createApp(services: AppServices): App {
       }
       return errorResponse(404, `No route for ${request.method} ${pathname}`);
     },
-  };
+  });
 }

@@ -8,6 +8,67 @@ export interface Config {
   appUrl: string;
   databaseUrl?: string;
   dataDir: string;
+  /** HTTP policies (CORS, body limits, GraphiQL); absent fields take the defaults of `httpSettings`. */
+  http?: Partial<HttpSettings>;
+}
+
+export interface HttpSettings {
+  /** Origins allowed to call from a browser; empty means no cross-origin calls. */
+  corsOrigins: string[];
+  /** Largest request body, in bytes, cut off while it streams in. */
+  bodyLimitBytes: number;
+  /** Largest multipart (file upload) body on /graphql, in bytes. */
+  uploadLimitBytes: number;
+  /** Serve GraphiQL at GET /graphql. */
+  graphiql: boolean;
+  /** Let callers without a token introspect the schema. */
+  anonymousIntrospection: boolean;
+}
+
+export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
+  corsOrigins: [],
+  bodyLimitBytes: 1_000_000,
+  uploadLimitBytes: 10_000_000,
+  graphiql: true,
+  anonymousIntrospection: true,
+};
+
+export function httpSettings(config: Pick<Config, 'http'>): HttpSettings {
+  return { ...DEFAULT_HTTP_SETTINGS, ...config.http };
+}
+
+function positiveBytes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive number of bytes, got ${raw}`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`${name} must be true or false, got ${raw}`);
+}
+
+function loadHttpSettings(env: NodeJS.ProcessEnv): HttpSettings {
+  const d = DEFAULT_HTTP_SETTINGS;
+  const corsOrigins = (env.QUIRE_CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new Error(`QUIRE_CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com`);
+  }
+  return {
+    corsOrigins,
+    bodyLimitBytes: positiveBytes(env, 'QUIRE_BODY_LIMIT_BYTES', d.bodyLimitBytes),
+    uploadLimitBytes: positiveBytes(env, 'QUIRE_UPLOAD_LIMIT_BYTES', d.uploadLimitBytes),
+    graphiql: flag(env, 'QUIRE_GRAPHIQL', d.graphiql),
+    anonymousIntrospection: flag(env, 'QUIRE_ANONYMOUS_INTROSPECTION', d.anonymousIntrospection),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -19,5 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (env.QUIRE_APP_URL ?? publicUrl).replace(/\/$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.QUIRE_DATA_DIR ?? './.quire/data'),
+    http: loadHttpSettings(env),
   };
 }

@@ -29,10 +29,11 @@ export interface TestApp {
 
 export const TEST_ORIGIN = 'http://quire.test';
 
-export async function startTestApp(): Promise<TestApp> {
+/** `config` overrides the test server's settings (HTTP policies, public URL). */
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock: { now: Date | null } = { now: null };
-  const config: Config = { port: 0, publicUrl: TEST_ORIGIN, appUrl: TEST_ORIGIN, dataDir: '' };
+  const config: Config = { port: 0, publicUrl: TEST_ORIGIN, appUrl: TEST_ORIGIN, dataDir: '', ...overrides };
   // The session cache of a real server, so tests see what a repeat caller sees.
   const { sessions, stop: stopSessions } = await startSessionCache(database);
   const app = createApp({ db: database.db, config, now: () => clock.now ?? new Date(), sessions });

@@ -99,7 +99,7 @@ const fileName = z
   .max(255, 'name must be 1 to 255 characters')
   .refine((n) => !/[/\\]/.test(n), 'name must not contain slashes');
 
-/** Files go through GraphQL's multipart requests, whose whole body is capped at a megabyte. */
+/** Files go through GraphQL's multipart requests, whose whole body is capped by QUIRE_UPLOAD_LIMIT_BYTES. */
 export const fileUploadSchema = z
   .object({
     name: fileName,

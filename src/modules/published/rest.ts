@@ -104,7 +104,12 @@ function respond(answer: PublishedAnswer): Response {
         },
       });
     case 'html': {
-      const headers = new Headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': answer.private ? 'private, no-cache' : 'public, no-cache' });
+      const headers = new Headers({
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': answer.private ? 'private, no-cache' : 'public, no-cache',
+        // Pages run no script at all: their own styles, and images from the site's files or the web.
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      });
       if (answer.etag) headers.set('etag', answer.etag);
       for (const c of answer.cookies) headers.append('set-cookie', c);
       return new Response(answer.html, { status: answer.status, headers });

@@ -6,6 +6,7 @@ import { gid } from '../../support/doors';
 import { png } from '../../support/png';
 import { TEST_ORIGIN, type TestApp } from '../../support/clients';
 import type { Actor, OrgFixture } from '../../support/factories';
+import { DEFAULT_HTTP_SETTINGS } from '../../../src/config/config';
 
 /** Files uploaded through GraphQL's multipart requests, listed through /v1, downloaded from Quire. */
 let t: TestApp;
@@ -107,8 +108,11 @@ describe('file upload and download', () => {
     expect((await t.rest('GET', `/v1/spaces/${space.id}/content`, { token: acme.admin.token })).body.id).toBe(before);
   });
 
-  it('refuses a file over the request size limit with 413', async () => {
-    const res = await upload(Buffer.alloc(2_000_000, 1), 'big.bin');
+  it('refuses a file over the upload size limit with 413', async () => {
+    // Over the body limit of other requests, under the upload limit: taken.
+    const taken = await upload(Buffer.alloc(DEFAULT_HTTP_SETTINGS.bodyLimitBytes * 2, 1), 'big.bin');
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    const res = await upload(Buffer.alloc(DEFAULT_HTTP_SETTINGS.uploadLimitBytes + 1, 1), 'big.bin');
     expect(res.status, JSON.stringify(res.body)).toBe(413);
   });
 });

@@ -142,7 +142,7 @@ defineMutation('pageDelete', {
 });
 
 defineMutation('fileUpload', {
-  description: `Adds a file to a space's content, sent as a multipart request (at most about 1 MB). Its type and an image's size are read from the bytes. ${EDIT_RULES}`,
+  description: `Adds a file to a space's content, sent as a multipart request (at most QUIRE_UPLOAD_LIMIT_BYTES, 10 MB unless configured). Its type and an image's size are read from the bytes. ${EDIT_RULES}`,
   input: (t) => ({
     spaceId: t.globalID({ for: SpaceRef, required: true, description: 'The space.' }),
     changeRequestId: changeRequestArg(t),

@@ -1,0 +1,52 @@
+import { httpSettings, type Config } from '../config/config';
+import { tooLargeResponse } from '../graphql/http-errors';
+import { errorResponse } from '../rest/errors';
+import { BodyTooLargeError, limitBody } from './body-limit';
+import { compressResponse } from './compress';
+import { Cors } from './cors';
+import { addSecurityHeaders } from './security-headers';
+
+/** The app's shape, declared here so that this file does not import the app it wraps. */
+interface FetchHandler {
+  fetch(request: Request): Promise<Response>;
+}
+
+const isGraphQL = (pathname: string) => pathname === '/graphql';
+
+/**
+ * What every answer goes through, whichever door: CORS from the allow-list, a request body cut off
+ * past its limit while it streams in, security headers, and compression of large text answers.
+ */
+export function withHttpPolicies(config: Config, app: FetchHandler): FetchHandler {
+  const settings = httpSettings(config);
+  const cors = new Cors(settings.corsOrigins);
+  const https = config.publicUrl.startsWith('https://');
+
+  const finish = async (request: Request, response: Response): Promise<Response> => {
+    const compressed = await compressResponse(request, response);
+    // A new response: one from elsewhere may have immutable headers.
+    const headers = new Headers(compressed.headers);
+    cors.decorate(request, headers);
+    addSecurityHeaders(headers, { https });
+    return new Response(compressed.body, { status: compressed.status, statusText: compressed.statusText, headers });
+  };
+
+  return {
+    async fetch(request: Request): Promise<Response> {
+      const preflight = cors.preflight(request);
+      if (preflight) return finish(request, preflight);
+      const { pathname } = new URL(request.url);
+      const multipart = request.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data');
+      const limit = isGraphQL(pathname) && multipart ? settings.uploadLimitBytes : settings.bodyLimitBytes;
+      const limited = limitBody(request, limit);
+      const tooLarge = (message: string) => (isGraphQL(pathname) ? tooLargeResponse(message) : errorResponse(413, message));
+      if (limited instanceof BodyTooLargeError) return finish(request, tooLarge(limited.message));
+      // The answer comes as soon as the body goes over; what was reading it fails, and is dropped.
+      const answer = app.fetch(limited.request);
+      answer.catch(() => {});
+      const response = await Promise.race([answer, limited.exceeded]);
+      if (response instanceof BodyTooLargeError) return finish(request, tooLarge(response.message));
+      return finish(request, response);
+    },
+  };
+}
