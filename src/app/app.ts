@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '../lib/unavailable';
 import { UnauthenticatedError } from '../domain/errors';
 import { maskError, quietLogger } from '../graphql/mask';
 import { QUERY_LIMITS, useQueryLimits } from '../graphql/cost';
+import { useInputHygiene } from '../graphql/hygiene';
 import { schema } from '../graphql/schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
 import { tooLargeResponse } from '../graphql/too-large';
@@ -42,7 +43,7 @@ export function createApp(services: AppServices): App {
     graphiql: { title: 'Quire GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <your token>' }) },
     context: ({ quire }) => quire,
     // Compiled execution: each document is turned into a function once, and runs as one after.
-    plugins: [useQueryLimits(), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
+    plugins: [useInputHygiene(), useQueryLimits(), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
     maxRequestBodySize: QUERY_LIMITS.requestBytes,
     maskedErrors: { maskError },
     logging: quietLogger,
