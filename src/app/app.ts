@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from '../lib/unavailable';
 import { UnauthenticatedError } from '../domain/errors';
 import { maskError, quietLogger } from '../graphql/mask';
 import { useQueryLimits } from '../graphql/cost';
+import { useInputHygiene } from '../graphql/hygiene';
 import { schema } from '../graphql/schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
 import { unauthenticatedResponse } from '../graphql/http-errors';
@@ -48,7 +49,7 @@ export function createApp(services: AppServices): App {
     cors: false,
     context: ({ quire }) => quire,
     // Compiled execution: each document is turned into a function once, and runs as one after.
-    plugins: [useAnonymousLimits({ introspection: http.anonymousIntrospection }), useQueryLimits(), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
+    plugins: [useInputHygiene(), useAnonymousLimits({ introspection: http.anonymousIntrospection }), useQueryLimits(), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
     // Bodies are cut off while streaming by ./body-limit.ts; this only backs it up.
     maxRequestBodySize: Math.max(http.bodyLimitBytes, http.uploadLimitBytes),
     maskedErrors: { maskError },

@@ -32,8 +32,9 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
     return replaceExpected(error, new GraphQLError(error.message, { path: error.path, extensions: { ...error.extensions, code: 'VALIDATION_FAILED' } }));
   }
   // A variable of the wrong type (`admin` where the enum says ADMIN, "x" for an Int): the request
-  // is refused before anything runs, as any invalid document is.
-  if (error instanceof GraphQLError && !error.originalError && /^Variable "\$[^"]+" /.test(error.message)) {
+  // is refused before anything runs, as any invalid document is. A scalar's parseValue that
+  // throws (a string where an Upload goes) leaves its error as originalError: still no crash.
+  if (error instanceof GraphQLError && !error.path && /^Variable "\$[^"]+" /.test(error.message)) {
     return replaceExpected(error, new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } }));
   }
   if (error instanceof GraphQLError && !error.originalError) return error;

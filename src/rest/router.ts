@@ -1,6 +1,7 @@
 import { requireViewer, type RequestContext } from '../context/request-context';
 import { ValidationError } from '../domain/errors';
 import { domainErrorResponse, errorResponse } from './errors';
+import { refuseUnsafeInput } from './hygiene';
 
 export interface RestRequest {
   ctx: RequestContext;
@@ -26,6 +27,11 @@ export class RestRouter {
   add(method: string, path: string, handler: RestHandler): this {
     this.routes.push({ method, segments: path.split('/').filter(Boolean), handler });
     return this;
+  }
+
+  /** Every route as `{ method, path }`, in the order they were added: for generated tests and docs. */
+  list(): { method: string; path: string }[] {
+    return this.routes.map((route) => ({ method: route.method, path: `/${route.segments.join('/')}` }));
   }
 
   get = (path: string, handler: RestHandler) => this.add('GET', path, handler);
@@ -73,6 +79,7 @@ export class RestRouter {
       const ctx = await makeContext();
       requireViewer(ctx);
       const body = await readBody(request);
+      refuseUnsafeInput(params, url.searchParams, body);
       const result = await route.handler({ ctx, params, query: url.searchParams, body });
       if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers: result.headers });
       return Response.json(result.body, { status: result.status, headers: result.headers });

@@ -104,7 +104,13 @@ export async function getTeamById(ctx: RequestContext, teamId: string): Promise<
   requireViewer(ctx);
   const team = await teamById(ctx).load(teamId);
   if (!team) throw new NotFoundError('Team');
-  return getTeam(ctx, team.organizationId, teamId);
+  try {
+    return await getTeam(ctx, team.organizationId, teamId);
+  } catch (error) {
+    // An organization the viewer cannot see hides its teams: the same answer as a missing team.
+    if (error instanceof NotFoundError) throw new NotFoundError('Team');
+    throw error;
+  }
 }
 
 /** Resolves user ids or e-mails to members of the organization; anything else is a validation error. */
