@@ -58,9 +58,20 @@ const jsonBody = () =>
     fc.jsonValue({ maxDepth: 3 }),
   );
 
+/** Percent-encodes a path segment; a lone surrogate, which UTF-8 cannot hold, goes as the bytes a careless client would send. */
+function encodeSegment(value: string): string {
+  return [...value].map((c) => {
+    try {
+      return encodeURIComponent(c);
+    } catch {
+      return '%ED%A0%80';
+    }
+  }).join('');
+}
+
 function fillPath(path: string, values: string[]): string {
   let i = 0;
-  return path.replace(/[:*][A-Za-z]+/g, () => encodeURIComponent(values[i++] ?? 'x'));
+  return path.replace(/[:*][A-Za-z]+/g, () => encodeSegment(values[i++] ?? 'x'));
 }
 
 const caller = () => fc.oneof({ weight: 4, arbitrary: fc.constant('admin') }, fc.constantFrom('guest', 'other', 'anonymous'));

@@ -19,13 +19,10 @@ const presentAuth = (row: SitePublishingAuthRow) => ({ object: 'publishing-auth'
 
 export function publishedRoutes(r: RestRouter): void {
   r.get(`${SITE}/publishing/auth`, async ({ ctx, params }) => ({ status: 200, body: presentAuth(await getPublishingAuth(ctx, params.organizationId, params.siteId)) }));
-  // The spec says PATCH; the API document says PUT: both change the settings given.
-  for (const method of ['patch', 'put'] as const) {
-    r[method](`${SITE}/publishing/auth`, async ({ ctx, params, body }) => ({
-      status: 200,
-      body: presentAuth(await updatePublishingAuth(ctx, params.organizationId, params.siteId, bodyAs<PublishingAuthUpdateInput>(body))),
-    }));
-  }
+  r.patch(`${SITE}/publishing/auth`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: presentAuth(await updatePublishingAuth(ctx, params.organizationId, params.siteId, bodyAs<PublishingAuthUpdateInput>(body))),
+  }));
   r.post(`${SITE}/publishing/auth/regenerate`, async ({ ctx, params }) => ({ status: 200, body: presentAuth(await regeneratePublishingAuth(ctx, params.organizationId, params.siteId)) }));
 
   r.get(`${SITE}/customization`, async ({ ctx, params }) => ({ status: 200, body: await getCustomization(ctx, params.organizationId, params.siteId) }));
