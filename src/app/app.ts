@@ -2,11 +2,13 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import { isDatabaseUnavailable } from '../lib/unavailable';
-import { UnauthenticatedError } from '../domain/errors';
+import { RateLimitedError, UnauthenticatedError } from '../domain/errors';
 import { maskError, quietLogger } from '../graphql/mask';
 import { QUERY_LIMITS, useQueryLimits } from '../graphql/cost';
 import { schema } from '../graphql/schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
+import { rateLimitedResponse } from '../graphql/rate-limited';
+import { RateLimiter } from '../auth/rate-limits';
 import { tooLargeResponse } from '../graphql/too-large';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
@@ -26,12 +28,20 @@ function jitCache() {
   };
 }
 
+/** Who sent the request, as the server saw it: the address that rate limits count per IP. */
+export interface ClientInfo {
+  ip?: string;
+}
+
 export interface App {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, client?: ClientInfo): Promise<Response>;
 }
 
 /** The whole HTTP surface as one fetch function: GraphQL at /graphql, REST under /v1. */
-export function createApp(services: AppServices): App {
+export function createApp(appServices: AppServices): App {
+  const { rateLimits } = appServices.config;
+  // Each app has its own limiter, as each instance would: they share counts through the database.
+  const services: AppServices = rateLimits ? { ...appServices, rateLimiter: new RateLimiter(appServices.db, rateLimits, appServices.now) } : appServices;
   const router = createRestRouter();
   const yoga = createYoga<{ quire: RequestContext }, RequestContext>({
     schema,
@@ -49,7 +59,7 @@ export function createApp(services: AppServices): App {
   });
 
   return {
-    async fetch(request: Request): Promise<Response> {
+    async fetch(request: Request, client: ClientInfo = {}): Promise<Response> {
       const { pathname } = new URL(request.url);
       if (pathname === '/graphql') {
         const tooLarge = tooLargeResponse(request);
@@ -57,8 +67,9 @@ export function createApp(services: AppServices): App {
         // A bad credential is refused at HTTP level; everything else is decided while executing.
         let ctx: RequestContext;
         try {
-          ctx = await createRequestContext(services, request);
+          ctx = await createRequestContext(services, request, client.ip);
         } catch (error) {
+          if (error instanceof RateLimitedError) return rateLimitedResponse(error);
           if (error instanceof UnauthenticatedError) return domainErrorResponse(error);
           if (isDatabaseUnavailable(error)) return serviceUnavailableResponse({ cause: error });
           throw error;
@@ -66,7 +77,7 @@ export function createApp(services: AppServices): App {
         return yoga.fetch(request, { quire: ctx });
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
-        return router.handle(request, () => createRequestContext(services, request));
+        return router.handle(request, () => createRequestContext(services, request, client.ip));
       }
       if (pathname.startsWith('/files/') && request.method === 'GET') {
         // Download links carry their own signature: no token is asked for.

@@ -1,0 +1,120 @@
+import type { RateLimitSettings } from '../config/config';
+import type { Db } from '../db/client';
+import { addHits } from '../db/rate-limits';
+import { RateLimitedError, UnauthenticatedError } from '../domain/errors';
+import { hashToken } from '../lib/ids';
+
+/**
+ * A lease takes at most this share of what is left of a window: far from the limit an instance
+ * counts most requests in memory, and near it leases shrink to one request, so the limit is
+ * exact where it matters. Permits an instance leased and did not use are lost to the others,
+ * which can only refuse a caller early, never let one in past the limit.
+ */
+const LEASE_SHARE = 16;
+/** The largest lease, so that a caller moving to another instance strands little. */
+const MAX_LEASE = 50;
+/** Past this many callers in memory, those of finished windows are forgotten. */
+const MAX_BUCKETS = 50_000;
+
+interface Window {
+  start: number;
+  /** Requests this instance has leased and not used yet. */
+  permits: number;
+  /** The bucket's total in the database after this instance's last lease. */
+  known: number;
+  /** The limit was reached: refuse without asking the database until the window ends. */
+  exhausted: boolean;
+}
+
+/**
+ * Fixed-window request limits shared through PostgreSQL by every instance. Each instance leases
+ * permits from the database's count in batches (one UPSERT per lease), then spends them in memory.
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+  private readonly windowMs: number;
+
+  constructor(
+    private readonly db: Db,
+    readonly settings: RateLimitSettings,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.windowMs = settings.windowSeconds * 1000;
+  }
+
+  /**
+   * Authenticates through `authenticate` under the limits: anonymous requests count per IP, token
+   * requests per token, and a refused token per IP on the stricter failure limit, which once
+   * reached refuses every token from that IP before it is even checked (no guessing on).
+   */
+  async admit<T>(header: string | null, ip: string, authenticate: () => Promise<T>): Promise<T> {
+    const { perIp, perToken, authFailuresPerIp } = this.settings;
+    if (!header) {
+      await this.take(`ip:${ip}`, perIp);
+      return authenticate();
+    }
+    const failures = `auth:${ip}`;
+    this.refuseIfExhausted(failures);
+    let result: T;
+    try {
+      result = await authenticate();
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) await this.take(failures, authFailuresPerIp);
+      throw error;
+    }
+    await this.take(`token:${hashToken(header.replace(/^\s*Bearer\s+/i, '').trim())}`, perToken);
+    return result;
+  }
+
+  /** Counts one request on `bucket`; throws RateLimitedError past `limit` in this window. */
+  async take(bucket: string, limit: number): Promise<void> {
+    const now = this.now().getTime();
+    const window = this.window(bucket, now);
+    if (window.exhausted) throw this.refusal(window, now);
+    if (window.permits > 0) {
+      window.permits -= 1;
+      return;
+    }
+    const lease = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - window.known) / LEASE_SHARE)));
+    const total = await addHits(this.db, bucket, new Date(window.start + this.windowMs), lease);
+    // What this lease may spend: the part of it that fits under the limit, given everyone's hits.
+    const granted = Math.max(0, Math.min(lease, limit - (total - lease)));
+    window.known = Math.max(window.known, total);
+    if (granted === 0) {
+      window.exhausted = true;
+      throw this.refusal(window, now);
+    }
+    window.permits += granted - 1;
+  }
+
+  private refuseIfExhausted(bucket: string): void {
+    const now = this.now().getTime();
+    const window = this.windows.get(bucket);
+    if (window && window.start === this.windowStart(now) && window.exhausted) throw this.refusal(window, now);
+  }
+
+  private windowStart(now: number): number {
+    return Math.floor(now / this.windowMs) * this.windowMs;
+  }
+
+  private window(bucket: string, now: number): Window {
+    const start = this.windowStart(now);
+    let window = this.windows.get(bucket);
+    if (!window || window.start !== start) {
+      if (!window && this.windows.size >= MAX_BUCKETS) this.forgetBefore(start);
+      window = { start, permits: 0, known: 0, exhausted: false };
+      this.windows.set(bucket, window);
+    }
+    return window;
+  }
+
+  private forgetBefore(start: number): void {
+    for (const [bucket, window] of this.windows) if (window.start < start) this.windows.delete(bucket);
+    // Still full of current callers: dropping their leases only makes the next requests ask again.
+    if (this.windows.size >= MAX_BUCKETS) this.windows.clear();
+  }
+
+  private refusal(window: Window, now: number): RateLimitedError {
+    return new RateLimitedError(Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)));
+  }
+}
