@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/app';
-import type { Config, RateLimitSettings } from '../../src/config/config';
-import { loadConfig } from '../../src/config/config';
+import { loadConfig, type Config, type RateLimitSettings } from '../../src/config/config';
 import { openDatabase, type Database } from '../../src/db/client';
 import { rateLimitWindows } from '../../src/db/rate-limits.table';
 import type { JobQueue } from '../../src/jobs/queue';
