@@ -159,6 +159,8 @@ describe('rate limits', () => {
     // The job runs on the test clock, which is where this test's window is open.
     t.clock.now = clock.now;
     jobs = await startTestJobs(t);
+    const { rows } = await t.database.executeSql("select cron from pgboss.schedule where name = 'purge-rate-limits'");
+    expect(rows).toEqual([{ cron: '*/10 * * * *' }]);
     const output = (await jobs.runNow('purge-rate-limits')) as { purged: number };
     expect(output.purged).toBe(finished - 1);
     const left = await t.db.select().from(rateLimitWindows);
