@@ -4,7 +4,7 @@ import { loadConfig, type Config, type RateLimitSettings } from '../../src/confi
 import { openDatabase, type Database } from '../../src/db/client';
 import { rateLimitWindows } from '../../src/db/rate-limits.table';
 import type { JobQueue } from '../../src/jobs/queue';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
+import { startTestApp, TEST_ORIGIN, warmSession, type TestApp } from '../support/clients';
 import { buildUser, type Actor } from '../support/factories';
 import { startTestJobs } from '../support/jobs';
 
@@ -130,6 +130,18 @@ describe('rate limits', () => {
     expect((await call(b, '/v1/user', { ip, token: user.token })).status).toBe(429);
 
     expect((await call(app, '/v1/user', { ip: '203.0.113.10', token: user.token })).status).toBe(200);
+  });
+
+  it('cost one statement per lease of up to 50 requests far from the limit, not one per request', async () => {
+    nextWindow();
+    const config: Config = { port: 0, publicUrl: TEST_ORIGIN, appUrl: TEST_ORIGIN, dataDir: '', rateLimits: { ...LIMITS, perToken: 100_000 } };
+    const app = createApp({ db: t.db, config, now: () => clock.now, sessions: t.sessions });
+    await call(app, '/v1/user', { token: user.token });
+    await warmSession(t, user.token);
+    const before = t.database.counter.count;
+    expect(new Set(await statuses(app, 100, { token: user.token }))).toEqual(new Set([200]));
+    // The first request's lease had 49 permits left: 100 more take two leases of 50.
+    expect(t.database.counter.count - before).toBe(2);
   });
 
   it('are off without settings: nothing is counted or refused', async () => {
