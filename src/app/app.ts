@@ -13,7 +13,8 @@ import { tooLargeResponse } from '../graphql/too-large';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
-import { serveSignedFile } from '../modules/content/rest';
+import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
+import { servePublishedSite } from '../modules/published/rest';
 import type { RequestContext } from '../context/request-context';
 
 /** Compiled queries kept per process, most recently used first out of 1000. */
@@ -82,6 +83,13 @@ export function createApp(appServices: AppServices): App {
       if (pathname.startsWith('/files/') && request.method === 'GET') {
         // Download links carry their own signature: no token is asked for.
         return serveSignedFile(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
+      }
+      if (pathname.startsWith('/sites/') && (request.method === 'GET' || request.method === 'HEAD')) {
+        // Published sites: their readers have no API token; the site's visibility decides.
+        return servePublishedSite(createContext(services, null), request).catch(domainErrorResponse);
+      }
+      if (pathname.startsWith('/pdf/') && request.method === 'GET') {
+        return serveSignedPdf(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
       }
       if (pathname === '/' || pathname === '/health') {
         return Response.json({ name: 'quire', graphql: '/graphql', rest: '/v1' });
