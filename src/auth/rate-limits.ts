@@ -15,6 +15,8 @@ const LEASE_SHARE = 16;
 const MAX_LEASE = 50;
 /** Past this many callers in memory, those of finished windows are forgotten. */
 const MAX_BUCKETS = 50_000;
+/** Bucket names of recent Authorization headers, so a repeat caller's token is not hashed again. */
+const MAX_TOKEN_NAMES = 10_000;
 
 interface Window {
   start: number;
@@ -32,6 +34,7 @@ interface Window {
  */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
+  private readonly tokenBuckets = new Map<string, string>();
   private readonly windowMs: number;
 
   constructor(
@@ -62,19 +65,27 @@ export class RateLimiter {
       if (error instanceof UnauthenticatedError) await this.take(failures, authFailuresPerIp);
       throw error;
     }
-    await this.take(`token:${hashToken(header.replace(/^\s*Bearer\s+/i, '').trim())}`, perToken);
+    const leasing = this.take(this.tokenBucket(header), perToken);
+    if (leasing) await leasing;
     return result;
   }
 
-  /** Counts one request on `bucket`; throws RateLimitedError past `limit` in this window. */
-  async take(bucket: string, limit: number): Promise<void> {
+  /**
+   * Counts one request on `bucket`; throws (or rejects with) RateLimitedError past `limit` in
+   * this window. Answers nothing when a leased permit pays for it: most requests take no promise.
+   */
+  take(bucket: string, limit: number): Promise<void> | undefined {
     const now = this.now().getTime();
     const window = this.window(bucket, now);
     if (window.exhausted) throw this.refusal(window, now);
     if (window.permits > 0) {
       window.permits -= 1;
-      return;
+      return undefined;
     }
+    return this.lease(bucket, limit, window, now);
+  }
+
+  private async lease(bucket: string, limit: number, window: Window, now: number): Promise<void> {
     const lease = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - window.known) / LEASE_SHARE)));
     const total = await addHits(this.db, bucket, new Date(window.start + this.windowMs), lease);
     // What this lease may spend: the part of it that fits under the limit, given everyone's hits.
@@ -85,6 +96,17 @@ export class RateLimiter {
       throw this.refusal(window, now);
     }
     window.permits += granted - 1;
+  }
+
+  /** The token's bucket: named by its hash, since bucket names are stored in the database. */
+  private tokenBucket(header: string): string {
+    let bucket = this.tokenBuckets.get(header);
+    if (bucket === undefined) {
+      if (this.tokenBuckets.size >= MAX_TOKEN_NAMES) this.tokenBuckets.clear();
+      bucket = `token:${hashToken(header.replace(/^\s*Bearer\s+/i, '').trim())}`;
+      this.tokenBuckets.set(header, bucket);
+    }
+    return bucket;
   }
 
   private refuseIfExhausted(bucket: string): void {
