@@ -5,7 +5,8 @@
  * requests per second, CPU per request and SQL statements per request of each, and the
  * difference. Nothing here asserts a speed.
  *
- * BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_CONNECTIONS (16) size it.
+ * BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_CONNECTIONS (16) and BENCH_SHAPES (`small`, `2-level`,
+ * separated by ;) size it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,6 +20,7 @@ import type { ChildStats } from './stats';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const ONLY = process.env.BENCH_SHAPES?.split(';').map((s) => s.trim());
 
 type Mode = 'off' | 'on';
 type Door = 'graphql' | 'rest';
@@ -74,7 +76,7 @@ async function measure(child: Child, list: autocannon.Request[], seconds: number
 }
 
 const children: Record<Mode, Child> = { off: await start('off'), on: await start('on') };
-const cases = [small, twoLevel].flatMap((shape) => (['rest', 'graphql'] as const).map((door) => ({ shape, door })));
+const cases = [small, twoLevel].filter((s) => !ONLY || ONLY.includes(s.name)).flatMap((shape) => (['rest', 'graphql'] as const).map((door) => ({ shape, door })));
 const totals = new Map<string, Total>();
 const add = (key: string, run: Total) => {
   const t = totals.get(key) ?? { requests: 0, seconds: 0, cpuMicros: 0, statements: 0, failures: 0 };
