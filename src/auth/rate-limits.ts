@@ -12,7 +12,12 @@ import { hashToken } from '../lib/ids';
  */
 const LEASE_SHARE = 16;
 /** The largest lease, so that a caller moving to another instance strands little. */
-const MAX_LEASE = 50;
+const MAX_LEASE = 100;
+/**
+ * Far from the limit, the next lease is asked for in the background when this many permits are
+ * left, so no request waits for it.
+ */
+const REFILL_AT = 10;
 /** Past this many callers in memory, those of finished windows are forgotten. */
 const MAX_BUCKETS = 50_000;
 /** Bucket names of recent Authorization headers, so a repeat caller's token is not hashed again. */
@@ -26,11 +31,14 @@ interface Window {
   known: number;
   /** The limit was reached: refuse without asking the database until the window ends. */
   exhausted: boolean;
+  /** A background lease is under way. */
+  refilling: boolean;
 }
 
 /**
  * Fixed-window request limits shared through PostgreSQL by every instance. Each instance leases
- * permits from the database's count in batches (one UPSERT per lease), then spends them in memory.
+ * permits from the database's count in batches (one UPSERT per lease), then spends them in memory,
+ * leasing the next batch before this one runs out.
  */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
@@ -80,17 +88,33 @@ export class RateLimiter {
     if (window.exhausted) throw this.refusal(window, now);
     if (window.permits > 0) {
       window.permits -= 1;
+      if (window.permits === REFILL_AT && !window.refilling && this.leaseSize(limit, window) > 1) {
+        window.refilling = true;
+        // A failed refill is only an early one: the request that runs out leases and reports it.
+        this.lease(bucket, limit, window, now, false)
+          .catch(() => {})
+          .finally(() => (window.refilling = false));
+      }
       return undefined;
     }
-    return this.lease(bucket, limit, window, now);
+    return this.lease(bucket, limit, window, now, true);
   }
 
-  private async lease(bucket: string, limit: number, window: Window, now: number): Promise<void> {
-    const lease = Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - window.known) / LEASE_SHARE)));
+  private leaseSize(limit: number, window: Window): number {
+    return Math.min(MAX_LEASE, Math.max(1, Math.floor((limit - window.known) / LEASE_SHARE)));
+  }
+
+  /** Leases permits; `forRequest`: one of them pays for the current request, which is refused if none is granted. */
+  private async lease(bucket: string, limit: number, window: Window, now: number, forRequest: boolean): Promise<void> {
+    const lease = this.leaseSize(limit, window);
     const total = await addHits(this.db, bucket, new Date(window.start + this.windowMs), lease);
     // What this lease may spend: the part of it that fits under the limit, given everyone's hits.
     const granted = Math.max(0, Math.min(lease, limit - (total - lease)));
     window.known = Math.max(window.known, total);
+    if (!forRequest) {
+      window.permits += granted;
+      return;
+    }
     if (granted === 0) {
       window.exhausted = true;
       throw this.refusal(window, now);
@@ -124,7 +148,7 @@ export class RateLimiter {
     let window = this.windows.get(bucket);
     if (!window || window.start !== start) {
       if (!window && this.windows.size >= MAX_BUCKETS) this.forgetBefore(start);
-      window = { start, permits: 0, known: 0, exhausted: false };
+      window = { start, permits: 0, known: 0, exhausted: false, refilling: false };
       this.windows.set(bucket, window);
     }
     return window;

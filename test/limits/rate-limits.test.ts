@@ -132,7 +132,7 @@ describe('rate limits', () => {
     expect((await call(app, '/v1/user', { ip: '203.0.113.10', token: user.token })).status).toBe(200);
   });
 
-  it('cost one statement per lease of up to 50 requests far from the limit, not one per request', async () => {
+  it('cost one statement per lease of up to 100 requests far from the limit, not one per request', async () => {
     nextWindow();
     const config: Config = { port: 0, publicUrl: TEST_ORIGIN, appUrl: TEST_ORIGIN, dataDir: '', rateLimits: { ...LIMITS, perToken: 100_000 } };
     const app = createApp({ db: t.db, config, now: () => clock.now, sessions: t.sessions });
@@ -140,7 +140,9 @@ describe('rate limits', () => {
     await warmSession(t, user.token);
     const before = t.database.counter.count;
     expect(new Set(await statuses(app, 100, { token: user.token }))).toEqual(new Set([200]));
-    // The first request's lease had 49 permits left: 100 more take two leases of 50.
+    // The first request's lease left 99 permits; with 10 of them left, the next 100 were leased.
+    expect(t.database.counter.count - before).toBe(1);
+    expect(new Set(await statuses(app, 100, { token: user.token }))).toEqual(new Set([200]));
     expect(t.database.counter.count - before).toBe(2);
   });
 
