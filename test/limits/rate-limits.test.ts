@@ -140,10 +140,12 @@ describe('rate limits', () => {
     await warmSession(t, user.token);
     const before = t.database.counter.count;
     expect(new Set(await statuses(app, 100, { token: user.token }))).toEqual(new Set([200]));
-    // The first request's lease left 99 permits; with 10 of them left, the next 100 were leased.
-    expect(t.database.counter.count - before).toBe(1);
+    // The first request's lease left 99 permits; with 10 of them left, the next 100 are leased in
+    // the background. Requests faster than the database may spend those 10 first and lease once more.
+    expect(t.database.counter.count - before).toBeGreaterThanOrEqual(1);
+    expect(t.database.counter.count - before).toBeLessThanOrEqual(2);
     expect(new Set(await statuses(app, 100, { token: user.token }))).toEqual(new Set([200]));
-    expect(t.database.counter.count - before).toBe(2);
+    expect(t.database.counter.count - before).toBeLessThanOrEqual(4);
   });
 
   it('are off without settings: nothing is counted or refused', async () => {
