@@ -31,8 +31,8 @@ interface Window {
   known: number;
   /** The limit was reached: refuse without asking the database until the window ends. */
   exhausted: boolean;
-  /** A background lease is under way. */
-  refilling: boolean;
+  /** The background lease under way, if any: a request that finds no permit waits for it. */
+  refill: Promise<void> | null;
 }
 
 /**
@@ -88,15 +88,15 @@ export class RateLimiter {
     if (window.exhausted) throw this.refusal(window, now);
     if (window.permits > 0) {
       window.permits -= 1;
-      if (window.permits === REFILL_AT && !window.refilling && this.leaseSize(limit, window) > 1) {
-        window.refilling = true;
+      if (window.permits === REFILL_AT && !window.refill && this.leaseSize(limit, window) > 1) {
         // A failed refill is only an early one: the request that runs out leases and reports it.
-        this.lease(bucket, limit, window, now, false)
+        window.refill = this.lease(bucket, limit, window, now, false)
           .catch(() => {})
-          .finally(() => (window.refilling = false));
+          .finally(() => (window.refill = null));
       }
       return undefined;
     }
+    if (window.refill) return window.refill.then(() => this.take(bucket, limit));
     return this.lease(bucket, limit, window, now, true);
   }
 
@@ -148,7 +148,7 @@ export class RateLimiter {
     let window = this.windows.get(bucket);
     if (!window || window.start !== start) {
       if (!window && this.windows.size >= MAX_BUCKETS) this.forgetBefore(start);
-      window = { start, permits: 0, known: 0, exhausted: false, refilling: false };
+      window = { start, permits: 0, known: 0, exhausted: false, refill: null };
       this.windows.set(bucket, window);
     }
     return window;
