@@ -1,7 +1,7 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createYoga } from 'graphql-yoga';
 import { isDatabaseUnavailable } from '../lib/unavailable';
-import { UnauthenticatedError } from '../domain/errors';
+import { RateLimitedError, UnauthenticatedError } from '../domain/errors';
 import { maskError, quietLogger } from '../graphql/mask';
 import { useQueryLimits } from '../graphql/cost';
 import { useInputHygiene } from '../graphql/hygiene';
@@ -10,6 +10,8 @@ import { serviceUnavailableResponse } from '../graphql/unavailable';
 import { unauthenticatedResponse } from '../graphql/http-errors';
 import { useAnonymousLimits } from '../graphql/anonymous';
 import { httpSettings } from '../config/config';
+import { rateLimitedResponse } from '../graphql/rate-limited';
+import { RateLimiter } from '../auth/rate-limits';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
@@ -31,12 +33,20 @@ function jitCache() {
   };
 }
 
+/** Who sent the request, as the server saw it: the address that rate limits count per IP. */
+export interface ClientInfo {
+  ip?: string;
+}
+
 export interface App {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, client?: ClientInfo): Promise<Response>;
 }
 
 /** The whole HTTP surface as one fetch function: GraphQL at /graphql, REST under /v1. */
-export function createApp(services: AppServices): App {
+export function createApp(appServices: AppServices): App {
+  const { rateLimits } = appServices.config;
+  // Each app has its own limiter, as each instance would: they share counts through the database.
+  const services: AppServices = rateLimits ? { ...appServices, rateLimiter: new RateLimiter(appServices.db, rateLimits, appServices.now) } : appServices;
   const router = createRestRouter();
   const publicHost = new URL(services.config.publicUrl).host;
   const http = httpSettings(services.config);
@@ -56,16 +66,17 @@ export function createApp(services: AppServices): App {
     logging: quietLogger,
   });
 
-  return withHttpPolicies(services.config, {
-    async fetch(request: Request): Promise<Response> {
+  return withHttpPolicies<ClientInfo>(services.config, {
+    async fetch(request: Request, client: ClientInfo = {}): Promise<Response> {
       const { pathname } = new URL(request.url);
       if (pathname === '/graphql') {
         if (http.graphiql && wantsGraphiQL(request)) return graphiqlPage({ title: 'Quire GraphQL', endpoint: '/graphql' });
         // A bad credential is refused at HTTP level; everything else is decided while executing.
         let ctx: RequestContext;
         try {
-          ctx = await createRequestContext(services, request);
+          ctx = await createRequestContext(services, request, client.ip);
         } catch (error) {
+          if (error instanceof RateLimitedError) return rateLimitedResponse(error);
           if (error instanceof UnauthenticatedError) return unauthenticatedResponse(error);
           if (isDatabaseUnavailable(error)) return serviceUnavailableResponse({ cause: error });
           throw error;
@@ -73,7 +84,7 @@ export function createApp(services: AppServices): App {
         return yoga.fetch(request, { quire: ctx });
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
-        return router.handle(request, () => createRequestContext(services, request));
+        return router.handle(request, () => createRequestContext(services, request, client.ip));
       }
       if (http.graphiql && pathname.startsWith(GRAPHIQL_ASSETS_PATH)) {
         const asset = await graphiqlAsset(request, pathname);

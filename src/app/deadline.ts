@@ -1,7 +1,7 @@
 import { RETRY_AFTER_SECONDS } from '../lib/unavailable';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
 import { errorResponse } from '../rest/errors';
-import type { App } from './app';
+import type { App, ClientInfo } from './app';
 
 /**
  * Default deadline of a request, in ms: longer than the statement timeout (STATEMENT_TIMEOUT_MS,
@@ -23,12 +23,12 @@ export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
  */
 export function withDeadline(app: App, timeoutMs: number): App {
   return {
-    fetch(request: Request): Promise<Response> {
+    fetch(request: Request, client?: ClientInfo): Promise<Response> {
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<Response>((resolve) => {
         timer = setTimeout(() => resolve(deadlineResponse(request, timeoutMs)), timeoutMs);
       });
-      return Promise.race([app.fetch(request), expired]).finally(() => clearTimeout(timer));
+      return Promise.race([app.fetch(request, client), expired]).finally(() => clearTimeout(timer));
     },
   };
 }

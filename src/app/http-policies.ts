@@ -7,8 +7,8 @@ import { Cors } from './cors';
 import { addSecurityHeaders } from './security-headers';
 
 /** The app's shape, declared here so that this file does not import the app it wraps. */
-interface FetchHandler {
-  fetch(request: Request): Promise<Response>;
+interface FetchHandler<C> {
+  fetch(request: Request, client?: C): Promise<Response>;
 }
 
 const isGraphQL = (pathname: string) => pathname === '/graphql';
@@ -17,7 +17,7 @@ const isGraphQL = (pathname: string) => pathname === '/graphql';
  * What every answer goes through, whichever door: CORS from the allow-list, a request body cut off
  * past its limit while it streams in, security headers, and compression of large text answers.
  */
-export function withHttpPolicies(config: Config, app: FetchHandler): FetchHandler {
+export function withHttpPolicies<C>(config: Config, app: FetchHandler<C>): FetchHandler<C> {
   const settings = httpSettings(config);
   const cors = new Cors(settings.corsOrigins);
   const https = config.publicUrl.startsWith('https://');
@@ -32,7 +32,7 @@ export function withHttpPolicies(config: Config, app: FetchHandler): FetchHandle
   };
 
   return {
-    async fetch(request: Request): Promise<Response> {
+    async fetch(request: Request, client?: C): Promise<Response> {
       const preflight = cors.preflight(request);
       if (preflight) return finish(request, preflight);
       const { pathname } = new URL(request.url);
@@ -42,7 +42,7 @@ export function withHttpPolicies(config: Config, app: FetchHandler): FetchHandle
       const tooLarge = (message: string) => (isGraphQL(pathname) ? tooLargeResponse(message) : errorResponse(413, message));
       if (limited instanceof BodyTooLargeError) return finish(request, tooLarge(limited.message));
       // The answer comes as soon as the body goes over; what was reading it fails, and is dropped.
-      const answer = app.fetch(limited.request);
+      const answer = app.fetch(limited.request, client);
       answer.catch(() => {});
       const response = await Promise.race([answer, limited.exceeded]);
       if (response instanceof BodyTooLargeError) return finish(request, tooLarge(response.message));

@@ -1,12 +1,12 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from './app';
 
 /** Serves the app over node:http; `stop` drains keep-alive connections before closing. */
 export function listen(app: App, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
   let draining = false;
-  const adapter = createServerAdapter(async (request: Request) => {
-    const response = await app.fetch(request);
+  const adapter = createServerAdapter<{ req: IncomingMessage }>(async (request, { req }) => {
+    const response = await app.fetch(request, { ip: req.socket.remoteAddress });
     if (draining) response.headers.set('Connection', 'close');
     return response;
   });

@@ -4,6 +4,7 @@ import { createLoaders } from '../db/loader';
 import type { RequestContext, Viewer } from '../context/request-context';
 import { authenticate } from './authenticate';
 import { Authz } from './authz';
+import type { RateLimiter } from './rate-limits';
 import type { SessionCache } from './sessions';
 
 /** What the app is built from: the database, the settings, the clock and the session cache. */
@@ -13,6 +14,8 @@ export interface AppServices {
   now?: () => Date;
   /** Without one, every request authenticates against the database. */
   sessions?: SessionCache;
+  /** Without one, requests are not limited. */
+  rateLimiter?: RateLimiter;
 }
 
 export function createContext(services: AppServices, viewer: Viewer | null): RequestContext {
@@ -28,7 +31,13 @@ export function createContext(services: AppServices, viewer: Viewer | null): Req
   return ctx;
 }
 
-/** Authenticates the request's bearer token; throws UNAUTHENTICATED for a bad one. */
-export async function createRequestContext(services: AppServices, request: Request): Promise<RequestContext> {
-  return createContext(services, await authenticate(services.db, request.headers.get('authorization'), services.sessions));
+/**
+ * Authenticates the request's bearer token; throws UNAUTHENTICATED for a bad one, and
+ * RATE_LIMITED when the caller (its token, or `clientIp` without one) is over its limit.
+ */
+export async function createRequestContext(services: AppServices, request: Request, clientIp = 'unknown'): Promise<RequestContext> {
+  const header = request.headers.get('authorization');
+  const viewer = () => authenticate(services.db, header, services.sessions);
+  const limiter = services.rateLimiter;
+  return createContext(services, await (limiter ? limiter.admit(header, clientIp, viewer) : viewer()));
 }

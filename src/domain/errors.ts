@@ -8,7 +8,8 @@ export type DomainErrorCode =
   | 'CONFLICT'
   | 'PRECONDITION_FAILED'
   | 'UNAUTHENTICATED'
-  | 'FORBIDDEN';
+  | 'FORBIDDEN'
+  | 'RATE_LIMITED';
 
 export class DomainError extends Error {
   constructor(
@@ -60,6 +61,16 @@ export class UnauthenticatedError extends DomainError {
 export class ForbiddenError extends DomainError {
   constructor(message = 'You do not have permission to do this') {
     super('FORBIDDEN', message);
+  }
+}
+
+/** Too many requests from one caller in the current window; `retryAfterSeconds` until the next. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = `Rate limit exceeded: try again in ${retryAfterSeconds} s`,
+  ) {
+    super('RATE_LIMITED', message);
   }
 }
 

@@ -3,9 +3,10 @@ import PgBoss from 'pg-boss';
 import type { Database, ExecuteSql } from '../db/client';
 import type { JobDefinition } from './job';
 import { purgeDeletedSpacesJob } from './purge';
+import { purgeRateLimitsJob } from './purge-rate-limits';
 
 /** Every recurring job of the server. */
-export const JOBS: JobDefinition[] = [purgeDeletedSpacesJob];
+export const JOBS: JobDefinition[] = [purgeDeletedSpacesJob, purgeRateLimitsJob];
 
 export interface JobQueueOptions {
   database: Pick<Database, 'db' | 'executeSql'>;

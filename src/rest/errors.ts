@@ -1,5 +1,5 @@
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, reportUnavailable, RETRY_AFTER_SECONDS } from '../lib/unavailable';
-import { DomainError, type DomainErrorCode } from '../domain/errors';
+import { DomainError, RateLimitedError, type DomainErrorCode } from '../domain/errors';
 
 const STATUS: Record<DomainErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -8,6 +8,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
+  RATE_LIMITED: 429,
 };
 
 /** The platform's error body: `{ "error": { "code": <status>, "message": "..." } }`. */
@@ -19,6 +20,7 @@ export function domainErrorResponse(error: unknown): Response {
   if (error instanceof DomainError) {
     const status = STATUS[error.code];
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer realm="quire"' } : {};
+    if (error instanceof RateLimitedError) headers['Retry-After'] = String(error.retryAfterSeconds);
     return errorResponse(status, error.message, headers);
   }
   if (isDatabaseUnavailable(error)) {

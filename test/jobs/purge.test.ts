@@ -103,7 +103,7 @@ describe('deleted spaces', () => {
   });
 
   it('are purged on an hourly schedule kept in pg-boss', async () => {
-    const { rows } = await t.database.executeSql('select name, cron from pgboss.schedule');
+    const { rows } = await t.database.executeSql("select name, cron from pgboss.schedule where name = 'purge-deleted-spaces'");
     expect(rows).toEqual([{ name: 'purge-deleted-spaces', cron: '0 * * * *' }]);
   });
 });

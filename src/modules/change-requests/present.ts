@@ -17,7 +17,7 @@ export async function presentChangeRequest(ctx: RequestContext, cr: ChangeReques
     number: row.number,
     status: row.status,
     subject: row.subject,
-    createdBy: author ? presentUser(ctx, author) : formerUser(ctx),
+    createdBy: author ? await presentUser(ctx, author) : formerUser(ctx),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     revision: row.revisionId,

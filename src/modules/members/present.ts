@@ -10,7 +10,7 @@ export async function presentMember(ctx: RequestContext, member: MemberRow) {
     object: 'member' as const,
     id: member.userId,
     role: member.role,
-    user: presentUser(ctx, user),
+    user: await presentUser(ctx, user),
     disabled: member.disabled,
     joinedAt: member.joinedAt.toISOString(),
     ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt.toISOString() } : {}),

@@ -31,7 +31,7 @@ export function permissionRoutes(r: RestRouter): void {
 
     r.get(`${prefix}/permissions/users`, async ({ ctx, params, query }) => {
       const page = await listUserGrants(ctx, await load(ctx, params[param]), pageArgs(query), REST_MAX);
-      return { status: 200, body: await renderList(ctx, page, (c, g) => ({ permission: g.role, user: presentUser(c, g.user) })) };
+      return { status: 200, body: await renderList(ctx, page, async (c, g) => ({ permission: g.role, user: await presentUser(c, g.user) })) };
     });
 
     r.get(`${prefix}/permissions/teams`, async ({ ctx, params, query }) => {

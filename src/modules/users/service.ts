@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { canSeeEmail } from '../../access-control/email';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError } from '../../domain/errors';
 import { parseInput } from '../../domain/validate';
@@ -8,12 +9,20 @@ import { displayNameSchema, emailSchema } from './input';
 import { userById } from './loaders';
 import { apiTokens, users, type UserRow } from './table';
 
-/** Users are visible to anyone signed in: the platform treats name and avatar as public profile. */
+/**
+ * Users are visible to anyone signed in: the platform treats name and avatar as public profile.
+ * Their e-mail is not: read it with `userEmail`.
+ */
 export async function getUser(ctx: RequestContext, id: string): Promise<UserRow> {
   requireViewer(ctx);
   const user = await userById(ctx).load(id);
   if (!user) throw new NotFoundError('User');
   return user;
+}
+
+/** The user's e-mail when the viewer may read it (see canSeeEmail), null otherwise. */
+export async function userEmail(ctx: RequestContext, user: UserRow): Promise<string | null> {
+  return (await canSeeEmail(ctx, user.id)) ? user.email : null;
 }
 
 export function getCurrentUser(ctx: RequestContext): UserRow {
