@@ -1,9 +1,10 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { isDatabaseUnavailable } from '../lib/unavailable';
 import { UnauthenticatedError } from '../domain/errors';
 import { maskError, quietLogger } from '../graphql/mask';
+import { useOperationName } from '../graphql/operation-name';
 import { QUERY_LIMITS, useQueryLimits } from '../graphql/cost';
 import { schema } from '../graphql/schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
@@ -31,7 +32,7 @@ export interface App {
 }
 
 /** The whole HTTP surface as one fetch function: GraphQL at /graphql, REST under /v1. */
-export function createApp(services: AppServices): App {
+export function createApp(services: AppServices, options: { graphqlPlugins?: Plugin[] } = {}): App {
   const router = createRestRouter();
   const yoga = createYoga<{ quire: RequestContext }, RequestContext>({
     schema,
@@ -42,7 +43,7 @@ export function createApp(services: AppServices): App {
     graphiql: { title: 'Quire GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <your token>' }) },
     context: ({ quire }) => quire,
     // Compiled execution: each document is turned into a function once, and runs as one after.
-    plugins: [useQueryLimits(), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
+    plugins: [useQueryLimits(), useOperationName(), ...(options.graphqlPlugins ?? []), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
     maxRequestBodySize: QUERY_LIMITS.requestBytes,
     maskedErrors: { maskError },
     logging: quietLogger,

@@ -2,6 +2,7 @@ import type { Config } from '../config/config';
 import type { Db } from '../db/client';
 import { createLoaders } from '../db/loader';
 import type { RequestContext, Viewer } from '../context/request-context';
+import { annotateRequest } from '../lib/log';
 import { authenticate } from './authenticate';
 import { Authz } from './authz';
 import type { SessionCache } from './sessions';
@@ -30,5 +31,7 @@ export function createContext(services: AppServices, viewer: Viewer | null): Req
 
 /** Authenticates the request's bearer token; throws UNAUTHENTICATED for a bad one. */
 export async function createRequestContext(services: AppServices, request: Request): Promise<RequestContext> {
-  return createContext(services, await authenticate(services.db, request.headers.get('authorization'), services.sessions));
+  const viewer = await authenticate(services.db, request.headers.get('authorization'), services.sessions);
+  annotateRequest({ callerId: viewer?.user.id });
+  return createContext(services, viewer);
 }

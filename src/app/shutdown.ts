@@ -1,0 +1,60 @@
+import type { Logger } from '../lib/log';
+
+export interface ShutdownStep {
+  name: string;
+  run(): Promise<unknown>;
+}
+
+export interface ShutdownOptions {
+  log: Logger;
+  /** Past it the process exits with status 1 whatever is still running. */
+  timeoutMs: number;
+  /** Runs first and at once: `/ready` turns 503. */
+  onDrain(): void;
+  /** In order: stop the server (finishing in-flight requests), the queue, the pool. */
+  steps: ShutdownStep[];
+  exit?: (code: number) => void;
+}
+
+/**
+ * SIGTERM or SIGINT drain the process and exit 0, within `timeoutMs`; a second signal exits at
+ * once. Each step is logged, and a failing one does not keep the later ones from running.
+ */
+export function exitOnSignals(options: ShutdownOptions): { shutdown(signal: string): Promise<void> } {
+  const { log, timeoutMs, steps } = options;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  let shuttingDown = false;
+
+  async function shutdown(signal: string): Promise<void> {
+    if (shuttingDown) {
+      log.warn({ signal }, 'second signal during shutdown: exiting now');
+      return exit(1);
+    }
+    shuttingDown = true;
+    const started = Date.now();
+    log.info({ signal, timeoutMs }, 'shutting down: draining requests');
+    options.onDrain();
+    const timer = setTimeout(() => {
+      log.error({ timeoutMs }, 'shutdown did not finish in time: exiting');
+      exit(1);
+    }, timeoutMs);
+    timer.unref();
+    let failed = false;
+    for (const step of steps) {
+      const stepStarted = Date.now();
+      try {
+        await step.run();
+        log.info({ step: step.name, ms: Date.now() - stepStarted }, `${step.name} stopped`);
+      } catch (err) {
+        failed = true;
+        log.error({ err, step: step.name }, `${step.name} failed to stop`);
+      }
+    }
+    clearTimeout(timer);
+    log.info({ ms: Date.now() - started }, 'shutdown complete');
+    exit(failed ? 1 : 0);
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
+  return { shutdown };
+}
