@@ -56,5 +56,16 @@ export function exitOnSignals(options: ShutdownOptions): { shutdown(signal: stri
   }
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
+  // Under `npm start` a killed npm (even by SIGKILL, which it cannot forward) leaves this process
+  // to init: shut down rather than hold the port with nobody to stop it.
+  if (process.env.npm_lifecycle_event) {
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(watch);
+      void shutdown('parent exited');
+    }, 500);
+    watch.unref();
+  }
   return { shutdown };
 }
