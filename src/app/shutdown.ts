@@ -11,17 +11,25 @@ export interface ShutdownOptions {
   timeoutMs: number;
   /** Runs first and at once: `/ready` turns 503. */
   onDrain(): void;
-  /** In order: stop the server (finishing in-flight requests), the queue, the pool. */
-  steps: ShutdownStep[];
   exit?: (code: number) => void;
+}
+
+export interface Shutdown {
+  /**
+   * Registers what to stop, as it is started: steps run last registered first (the server before
+   * the queue, the queue before the pool), and a signal during startup stops only what exists.
+   */
+  add(step: ShutdownStep): void;
+  shutdown(signal: string): Promise<void>;
 }
 
 /**
  * SIGTERM or SIGINT drain the process and exit 0, within `timeoutMs`; a second signal exits at
  * once. Each step is logged, and a failing one does not keep the later ones from running.
  */
-export function exitOnSignals(options: ShutdownOptions): { shutdown(signal: string): Promise<void> } {
-  const { log, timeoutMs, steps } = options;
+export function exitOnSignals(options: ShutdownOptions): Shutdown {
+  const { log, timeoutMs } = options;
+  const steps: ShutdownStep[] = [];
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let shuttingDown = false;
 
@@ -40,7 +48,7 @@ export function exitOnSignals(options: ShutdownOptions): { shutdown(signal: stri
     }, timeoutMs);
     timer.unref();
     let failed = false;
-    for (const step of steps) {
+    for (const step of [...steps].reverse()) {
       const stepStarted = Date.now();
       try {
         await step.run();
@@ -67,5 +75,5 @@ export function exitOnSignals(options: ShutdownOptions): { shutdown(signal: stri
     }, 500);
     watch.unref();
   }
-  return { shutdown };
+  return { add: (step) => void steps.push(step), shutdown };
 }
