@@ -64,6 +64,15 @@ export function exitOnSignals(options: ShutdownOptions): Shutdown {
   }
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
+  // Node would print these and exit 1 anyway: the log keeps them, as JSON, beside the rest.
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception: exiting');
+    exit(1);
+  });
+  process.on('unhandledRejection', (err) => {
+    log.fatal({ err }, 'unhandled rejection: exiting');
+    exit(1);
+  });
   // Under `npm start` a killed npm (even by SIGKILL, which it cannot forward) leaves this process
   // to init: shut down rather than hold the port with nobody to stop it.
   if (process.env.npm_lifecycle_event) {

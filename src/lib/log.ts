@@ -18,7 +18,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const settings = { level: options.level ?? 'info', base: undefined, timestamp: pino.stdTimeFunctions.isoTime };
   if (options.destination) return pino(settings, options.destination);
-  if (options.pretty ?? process.stdout.isTTY) return pino(settings, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l' }));
+  if (options.pretty ?? process.stdout.isTTY) return pino(settings, pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l' }));
   return pino(settings);
 }
 
