@@ -23,7 +23,7 @@ const started: { readiness?: Readiness } = {};
 // Installed first: a signal during startup stops what was started so far, and nothing is cut midway.
 const shutdown = exitOnSignals({ log, timeoutMs: config.shutdownTimeoutMs, onDrain: () => started.readiness && (started.readiness.draining = true) });
 // A database that is not up yet (or restarting) is waited for, with one log line per attempt.
-const database = await openDatabaseWhenReachable({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true, counter: statements });
+const database = await openDatabaseWhenReachable({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true, counter: statements, onStatement: metrics.timeStatement });
 shutdown.add({ name: 'database pool', run: () => database.close() });
 const demo = await seedDemoIfEmpty(database.db);
 const { sessions, stop: stopSessions } = await startSessionCache(database);

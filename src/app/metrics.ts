@@ -2,6 +2,7 @@ import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { StatementCounter } from '../db/client';
+import type { StatementTimer } from '../db/timed-sql';
 import type { JobQueue } from '../jobs/queue';
 
 /** Seconds; from a cached read (a few ms) to the request deadline (20 s). */
@@ -14,6 +15,8 @@ export interface Metrics {
   graphqlPlugin(): Plugin;
   /** The SQL statements of the app's queries (drizzle's logger), read when scraped. */
   countStatements(counter: StatementCounter): void;
+  /** Latency of each SQL statement, pool wait included (PostgreSQL only). */
+  timeStatement: StatementTimer;
   /** Jobs waiting per pg-boss queue, asked when scraped. */
   watchJobs(jobs: Pick<JobQueue, 'depths'>): void;
 }
@@ -29,8 +32,16 @@ export function createMetrics(): Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const statements = new Histogram({
+    name: 'db_statement_duration_seconds',
+    help: "SQL statements of the app's queries, from being handed to the pool (so waiting for a connection included) to the answer",
+    labelNames: ['outcome'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+    registers: [registry],
+  });
   return {
     registry,
+    timeStatement: (seconds, failed) => statements.observe({ outcome: failed ? 'error' : 'ok' }, seconds),
     observeRequest: ({ method, route, status }, seconds) => http.observe({ method, route, status: String(status) }, seconds),
     graphqlPlugin: () =>
       usePrometheus({
