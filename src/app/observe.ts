@@ -22,7 +22,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Routes outside the REST router, by template, so that unknown paths share one label. */
 function routeOf(pathname: string): string {
   if (pathname === '/' || pathname === '/graphql' || pathname === '/health' || pathname === '/ready' || pathname === '/metrics') return pathname;
-  if (pathname.startsWith('/files/')) return '/files/*';
+  for (const prefix of ['/files/', '/sites/', '/pdf/']) if (pathname.startsWith(prefix)) return `${prefix}*`;
   return 'unmatched';
 }
 
