@@ -1,10 +1,11 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { isDatabaseUnavailable } from '../lib/unavailable';
 import { RateLimitedError, UnauthenticatedError } from '../domain/errors';
 import { maskError, quietLogger } from '../graphql/mask';
 import { useQueryLimits } from '../graphql/cost';
 import { useInputHygiene } from '../graphql/hygiene';
+import { useOperationName } from '../graphql/operation-name';
 import { schema } from '../graphql/schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
 import { unauthenticatedResponse } from '../graphql/http-errors';
@@ -43,7 +44,7 @@ export interface App {
 }
 
 /** The whole HTTP surface as one fetch function: GraphQL at /graphql, REST under /v1. */
-export function createApp(appServices: AppServices): App {
+export function createApp(appServices: AppServices, options: { graphqlPlugins?: Plugin[] } = {}): App {
   const { rateLimits } = appServices.config;
   // Each app has its own limiter, as each instance would: they share counts through the database.
   const services: AppServices = rateLimits ? { ...appServices, rateLimiter: new RateLimiter(appServices.db, rateLimits, appServices.now) } : appServices;
@@ -59,7 +60,14 @@ export function createApp(appServices: AppServices): App {
     cors: false,
     context: ({ quire }) => quire,
     // Compiled execution: each document is turned into a function once, and runs as one after.
-    plugins: [useInputHygiene(), useAnonymousLimits({ introspection: http.anonymousIntrospection }), useQueryLimits(), useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() })],
+    plugins: [
+      useInputHygiene(),
+      useAnonymousLimits({ introspection: http.anonymousIntrospection }),
+      useQueryLimits(),
+      useOperationName(),
+      ...(options.graphqlPlugins ?? []),
+      useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() }),
+    ],
     // Bodies are cut off while streaming by ./body-limit.ts; this only backs it up.
     maxRequestBodySize: Math.max(http.bodyLimitBytes, http.uploadLimitBytes),
     maskedErrors: { maskError },

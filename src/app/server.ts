@@ -2,8 +2,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from './app';
 
-/** Serves the app over node:http; `stop` drains keep-alive connections before closing. */
-export function listen(app: App, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number; stop(): Promise<void> }> {
+/**
+ * Serves the app over node:http. `stop` refuses new connections, closes idle keep-alive ones, and
+ * lets in-flight requests finish (answered with `Connection: close`); connections still busy after
+ * `graceMs` are cut.
+ */
+export function listen(app: App, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number; stop(graceMs?: number): Promise<void> }> {
   let draining = false;
   const adapter = createServerAdapter<{ req: IncomingMessage }>(async (request, { req }) => {
     const response = await app.fetch(request, { ip: req.socket.remoteAddress });
@@ -19,12 +23,12 @@ export function listen(app: App, port: number, host = '0.0.0.0'): Promise<{ serv
       resolve({
         server,
         port: actual,
-        stop: () =>
+        stop: (graceMs = 2000) =>
           new Promise<void>((done) => {
             draining = true;
             server.close(() => done());
             server.closeIdleConnections();
-            setTimeout(() => server.closeAllConnections(), 2000).unref();
+            setTimeout(() => server.closeAllConnections(), graceMs).unref();
           }),
       });
     });

@@ -2,6 +2,7 @@ import type { Config } from '../config/config';
 import type { Db } from '../db/client';
 import { createLoaders } from '../db/loader';
 import type { RequestContext, Viewer } from '../context/request-context';
+import { annotateRequest } from '../lib/log';
 import { authenticate } from './authenticate';
 import { Authz } from './authz';
 import type { RateLimiter } from './rate-limits';
@@ -39,5 +40,7 @@ export async function createRequestContext(services: AppServices, request: Reque
   const header = request.headers.get('authorization');
   const viewer = () => authenticate(services.db, header, services.sessions);
   const limiter = services.rateLimiter;
-  return createContext(services, await (limiter ? limiter.admit(header, clientIp, viewer) : viewer()));
+  const who = await (limiter ? limiter.admit(header, clientIp, viewer) : viewer());
+  annotateRequest({ callerId: who?.user.id });
+  return createContext(services, who);
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Sql } from 'postgres';
+import { timedSql, type StatementTimer } from './timed-sql';
 
 /**
  * Both drivers expose the same query builder; the type names the postgres.js flavour because the
@@ -53,6 +54,8 @@ export interface DatabaseOptions {
   counter?: StatementCounter;
   /** Apply pending migrations before returning. */
   migrate?: boolean;
+  /** Times every statement of the app's queries (PostgreSQL only: PGlite answers in process). */
+  onStatement?: StatementTimer;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -71,7 +74,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // a 2 ms list query then took over a second (test/bench/worst.ts).
       connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000), jit: 'off' },
     } as Parameters<typeof postgres>[1]);
-    const db = drizzlePostgres(client, { casing: 'snake_case', logger });
+    const db = drizzlePostgres(options.onStatement ? timedSql(client, options.onStatement) : client, { casing: 'snake_case', logger });
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // Several instances may start at once against one database: one migrates, the others wait

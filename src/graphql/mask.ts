@@ -1,6 +1,7 @@
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { DomainError } from '../domain/errors';
+import { currentRequest, requestLog } from '../lib/log';
 import { isDatabaseUnavailable } from '../lib/unavailable';
 import { toGraphQLError } from './errors';
 import { asServiceUnavailable } from './unavailable';
@@ -38,17 +39,24 @@ export function maskError(error: unknown, message: string, isDev?: boolean): Err
     return replaceExpected(error, new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } }));
   }
   if (error instanceof GraphQLError && !error.originalError) return error;
-  console.error(error instanceof GraphQLError ? (error.originalError ?? error) : error);
-  return new GraphQLError(isDev ? String(error) : message, { path: error instanceof GraphQLError ? error.path : undefined, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  requestLog().error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'internal error');
+  // Logged here with the request id: yoga's own log line of it would be a second, id-less copy.
+  if (typeof error === 'object' && error !== null) expected.add(error);
+  const requestId = currentRequest()?.id;
+  return new GraphQLError(isDev ? String(error) : message, {
+    path: error instanceof GraphQLError ? error.path : undefined,
+    extensions: { code: 'INTERNAL_SERVER_ERROR', ...(requestId ? { requestId } : {}) },
+  });
 }
 
 /** yoga's logger, but silent about the errors the mask replaced as expected refusals. */
 export const quietLogger = {
   debug: () => {},
-  info: (...args: unknown[]) => console.info(...args),
-  warn: (...args: unknown[]) => console.warn(...args),
+  info: (...args: unknown[]) => requestLog().info({ yoga: args }),
+  warn: (...args: unknown[]) => requestLog().warn({ yoga: args }),
   error: (...args: unknown[]) => {
     if (args.some((a) => typeof a === 'object' && a !== null && expected.has(a))) return;
-    console.error(...args);
+    const err = args.find((a) => a instanceof Error);
+    requestLog().error({ err, yoga: args.filter((a) => a !== err) }, 'graphql error');
   },
 };

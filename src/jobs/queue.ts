@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { Database, ExecuteSql } from '../db/client';
+import { processLog } from '../lib/log';
 import type { JobDefinition } from './job';
 import { purgeDeletedSpacesJob } from './purge';
 import { purgeRateLimitsJob } from './purge-rate-limits';
@@ -58,6 +59,18 @@ export class JobQueue {
   private readonly boss: PgBoss;
   private stopping: Promise<void> | null = null;
 
+  /** True from a completed `start` until `stop` is called: what readiness asks. */
+  get started(): boolean {
+    return this.stopping === null;
+  }
+
+  /** Jobs waiting to be worked, by queue name (the `job_queue_depth` gauge). */
+  async depths(): Promise<Record<string, number>> {
+    const depths: Record<string, number> = {};
+    for (const name of this.workers.keys()) depths[name] = await this.boss.getQueueSize(name);
+    return depths;
+  }
+
   private constructor(private readonly options: JobQueueOptions) {
     const executeSql: ExecuteSql = (text, values) => {
       const statement = options.database.executeSql(text, values);
@@ -68,7 +81,7 @@ export class JobQueue {
     };
     this.boss = new PgBoss({ db: { executeSql }, schedule: options.cron ?? true });
     // pg-boss reports failed polls and maintenance as events; without a listener they would crash.
-    this.boss.on('error', (error) => console.error('job queue:', error));
+    this.boss.on('error', (err) => processLog().error({ err }, 'job queue error'));
   }
 
   /** Creates or migrates the `pgboss` schema, then schedules and works every job. */
@@ -90,7 +103,7 @@ export class JobQueue {
     try {
       const { db } = this.options.database;
       const now = this.options.now ?? (() => new Date());
-      return await job.run({ db, now, log: this.options.log ?? console.log });
+      return await job.run({ db, now, log: this.options.log ?? ((message) => processLog().info({ job: job.name }, message)) });
     } finally {
       this.running -= 1;
     }

@@ -3,6 +3,7 @@
  * and the start-up retry ask of a failure. Such failures say nothing about the request: the caller
  * gets 503 with Retry-After and may send it again, instead of a 500.
  */
+import { requestLog } from './log';
 
 /** How long a client should wait before retrying, in seconds (the `Retry-After` header). */
 export const RETRY_AFTER_SECONDS = 1;
@@ -75,7 +76,7 @@ let lastReport = 0;
 export function reportUnavailable(error: unknown, now = Date.now()): void {
   unreported += 1;
   if (now - lastReport < 10_000) return;
-  console.error(`database unavailable, answering 503 (${unreported} request(s) since last report): ${describeUnavailable(error)}`);
+  requestLog().warn(`database unavailable, answering 503 (${unreported} request(s) since last report): ${describeUnavailable(error)}`);
   unreported = 0;
   lastReport = now;
 }

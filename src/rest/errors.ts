@@ -1,5 +1,6 @@
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, reportUnavailable, RETRY_AFTER_SECONDS } from '../lib/unavailable';
 import { DomainError, RateLimitedError, type DomainErrorCode } from '../domain/errors';
+import { currentRequest, requestLog } from '../lib/log';
 
 const STATUS: Record<DomainErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -27,6 +28,8 @@ export function domainErrorResponse(error: unknown): Response {
     reportUnavailable(error);
     return errorResponse(503, DATABASE_UNAVAILABLE_MESSAGE, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   }
-  console.error(error);
-  return errorResponse(500, 'Internal server error');
+  // The caller quotes the id, and the log line carrying it holds the stack.
+  requestLog().error({ err: error }, 'internal error');
+  const id = currentRequest()?.id;
+  return errorResponse(500, id ? `Internal server error (request id ${id})` : 'Internal server error');
 }

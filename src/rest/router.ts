@@ -1,5 +1,6 @@
 import { requireViewer, type RequestContext } from '../context/request-context';
 import { ValidationError } from '../domain/errors';
+import { annotateRequest } from '../lib/log';
 import { domainErrorResponse, errorResponse } from './errors';
 import { refuseUnsafeInput } from './hygiene';
 
@@ -76,6 +77,7 @@ export class RestRouter {
           ? errorResponse(405, `Method ${request.method} is not allowed on ${url.pathname}`)
           : errorResponse(404, `No route for ${request.method} ${url.pathname}`);
       }
+      annotateRequest({ route: `/${route.segments.join('/')}` });
       const ctx = await makeContext();
       requireViewer(ctx);
       const body = await readBody(request);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { processLog } from '../../src/lib/log';
 import { startTestApp, warmSession, type TestApp } from '../support/clients';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 
@@ -16,7 +17,8 @@ const spaces = 'query ($id: ID!, $n: Int) { organization(id: $id) { spaces(first
 
 describe('variables of the wrong type', () => {
   it('are refused with HTTP 400 and BAD_USER_INPUT before anything runs, and logged as no crash', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // Outside a request scope (no observe layer here) errors go to the process logger.
+    const logged = vi.spyOn(processLog(), 'error').mockImplementation(() => {});
     try {
       await warmSession(t, acme.admin.token);
       const before = t.database.counter.count;
