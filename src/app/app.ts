@@ -10,6 +10,7 @@ import { serviceUnavailableResponse } from '../graphql/unavailable';
 import { tooLargeResponse } from '../graphql/too-large';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
+import { createDocs, DOCS_PATHS } from '../rest/docs';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
 import { serveSignedFile } from '../modules/content/rest';
 import type { RequestContext } from '../context/request-context';
@@ -33,6 +34,7 @@ export interface App {
 /** The whole HTTP surface as one fetch function: GraphQL at /graphql, REST under /v1. */
 export function createApp(services: AppServices): App {
   const router = createRestRouter();
+  const docs = createDocs(() => router.table());
   const yoga = createYoga<{ quire: RequestContext }, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -64,6 +66,11 @@ export function createApp(services: AppServices): App {
           throw error;
         }
         return yoga.fetch(request, { quire: ctx });
+      }
+      if (pathname === DOCS_PATHS.document || pathname.startsWith(DOCS_PATHS.page)) {
+        // The reference is public: no token asked.
+        const answer = docs(request);
+        if (answer) return answer;
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
         return router.handle(request, () => createRequestContext(services, request));
