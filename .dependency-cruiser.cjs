@@ -36,7 +36,7 @@ const L = {
 };
 
 /** Modules from the bottom up: a module's services may use those of the modules before it. */
-const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces', 'content'];
+const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces', 'content', 'change-requests', 'sites', 'published'];
 
 const npm = { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'core'] };
 const any = (...layers) => ({ path: layers.map((l) => L[l]) });
@@ -96,7 +96,8 @@ module.exports = {
     allow('accessControl', 'accessControl', 'context', 'db', 'domain', 'lib', 'table'),
     allow('auth', 'auth', 'accessControl', 'context', 'config', 'db', 'domain', 'lib', 'table'),
     allow('queries', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
-    allow('internal', 'internal', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
+    // Helpers of a service may call the services of lower modules (module-order-internal-* keeps the order).
+    allow('internal', 'internal', 'service', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
     allow('service', 'service', 'queries', 'internal', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
     allow('adapter', 'adapter', 'service', 'input', 'table', 'context', 'domain', 'lib', 'graphqlKernel', 'restKernel'),
     allow('graphqlKernel', 'graphqlKernel', 'context', 'domain', 'lib'),

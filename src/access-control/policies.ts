@@ -67,6 +67,8 @@ export const policies: { [A in Action]: Policy<A> } = {
     return member && (role === 'admin' || (await viewerTeamRole(ctx, team)) === 'owner');
   },
 
+  'site:view': async (ctx, site) => (await orgRole(ctx, site.organizationId)).role !== null,
+  'site:manage': async (ctx, site) => roleAtLeast((await orgRole(ctx, site.organizationId)).role, 'create'),
   'collection:view': collectionAtLeast('read'),
   'collection:create': collectionAtLeast('create'),
   'collection:admin': collectionAtLeast('admin'),

@@ -12,7 +12,8 @@ import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
 import { createDocs, DOCS_PATHS } from '../rest/docs';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
-import { serveSignedFile } from '../modules/content/rest';
+import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
+import { servePublishedHost, servePublishedSite } from '../modules/published/rest';
 import type { RequestContext } from '../context/request-context';
 
 /** Compiled queries kept per process, most recently used first out of 1000. */
@@ -35,6 +36,7 @@ export interface App {
 export function createApp(services: AppServices): App {
   const router = createRestRouter();
   const docs = createDocs(() => router.table());
+  const publicHost = new URL(services.config.publicUrl).host;
   const yoga = createYoga<{ quire: RequestContext }, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -79,8 +81,20 @@ export function createApp(services: AppServices): App {
         // Download links carry their own signature: no token is asked for.
         return serveSignedFile(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
       }
+      if (pathname.startsWith('/sites/') && (request.method === 'GET' || request.method === 'HEAD')) {
+        // Published sites: their readers have no API token; the site's visibility decides.
+        return servePublishedSite(createContext(services, null), request).catch(domainErrorResponse);
+      }
+      if (pathname.startsWith('/pdf/') && request.method === 'GET') {
+        return serveSignedPdf(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
+      }
       if (pathname === '/' || pathname === '/health') {
         return Response.json({ name: 'quire', graphql: '/graphql', rest: '/v1' });
+      }
+      if ((request.method === 'GET' || request.method === 'HEAD') && new URL(request.url).host !== publicHost) {
+        // Another host: a proxy or an organization's own hostname in front of a published site.
+        const page = await servePublishedHost(createContext(services, null), request).catch(domainErrorResponse);
+        if (page) return page;
       }
       return errorResponse(404, `No route for ${request.method} ${pathname}`);
     },

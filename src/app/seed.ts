@@ -8,6 +8,7 @@ import { inviteToContent } from '../modules/permissions/service';
 import { createSpace, updateSpace } from '../modules/spaces/service';
 import { bootstrapTeam } from '../modules/teams/service';
 import { countUsers, createApiToken, ensureUser } from '../modules/users/service';
+import { seedDemoContent } from './seed-content';
 
 export interface DemoData {
   organizationId: string;
@@ -21,12 +22,13 @@ export interface DemoData {
  */
 async function seedContent(ctx: RequestContext, organizationId: string, teamId: string, guestId: string): Promise<void> {
   const handbook = await createCollection(ctx, organizationId, { title: 'Handbook' });
-  await createSpace(ctx, organizationId, { title: 'Getting started', emoji: '🚀', parent: handbook.id });
+  const guide = await createSpace(ctx, organizationId, { title: 'Getting started', emoji: '🚀', parent: handbook.id });
   const drafts = await createSpace(ctx, organizationId, { title: 'Drafts', emoji: '📝', parent: handbook.id });
   await updateSpace(ctx, drafts.id, { defaultLevel: null });
   await inviteToContent(ctx, { kind: 'space', row: drafts }, { role: 'edit', teams: [teamId] });
   await inviteToContent(ctx, { kind: 'space', row: drafts }, { role: 'comment', users: [guestId] });
-  await createSpace(ctx, organizationId, { title: 'API reference', emoji: '📚' });
+  const api = await createSpace(ctx, organizationId, { title: 'API reference', emoji: '📚' });
+  await seedDemoContent(ctx, organizationId, { guide: guide.id, api: api.id });
 }
 
 /** On a database with no users: a demo organization, its admin, a few members, a team and some content. */

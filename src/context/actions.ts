@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { CollectionRow } from '../modules/collections/table';
 import type { MemberRow } from '../modules/members/table';
 import type { OrganizationRow } from '../modules/organizations/table';
+import type { SiteRow } from '../modules/sites/table';
 import type { SpaceRow } from '../modules/spaces/table';
 import type { TeamRow } from '../modules/teams/table';
 
@@ -51,6 +52,10 @@ export interface ActionResources {
   'space:merge': SpaceRow;
   /** Rename, move, transfer, delete and restore, and manage who has access: `admin`. */
   'space:admin': SpaceRow;
+  /** See a site, its structure and settings: members with a role (guests do not). */
+  'site:view': SiteRow;
+  /** Create, change, publish and delete sites, their spaces and share links: `create` or more. */
+  'site:manage': SiteRow;
 }
 
 export type Action = keyof ActionResources;

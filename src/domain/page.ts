@@ -1,4 +1,4 @@
-import { decodeCursor, type CursorValue } from '../lib/cursor';
+import { decodeCursor, encodeCursor, type CursorValue } from '../lib/cursor';
 import { ValidationError } from './errors';
 
 /**
@@ -78,4 +78,27 @@ export function emptyPage<T>(): Page<T> {
 /** The same page with each item replaced; cursors and counts stay those of the original rows. */
 export function mapPage<T, U>(page: Page<T>, fn: (item: T, index: number) => U): Page<U> {
   return { ...page, items: page.items.map(fn) };
+}
+
+/** A window of a list held in memory (cursors are positions in it): a revision's files and links, a site's spaces. */
+export function windowOf<T>(list: readonly T[], args: PageArgs, max: number): Page<T> {
+  const { size, cursor, backward } = resolveWindow(args, max);
+  let start = 0;
+  let end = list.length;
+  if (cursor) {
+    const [position] = decodeCursor(cursor, 1) ?? [];
+    if (typeof position !== 'number' || !Number.isInteger(position) || position < 0) throw badCursor();
+    if (backward) end = Math.min(position, list.length);
+    else start = position + 1;
+  }
+  const from = backward ? Math.max(start, end - size) : start;
+  const to = backward ? end : Math.min(end, start + size);
+  return {
+    items: list.slice(from, to),
+    cursor: (i) => encodeCursor([from + i]),
+    hasNextPage: to < list.length,
+    hasPreviousPage: from > 0,
+    count: async () => list.length,
+    knownCount: list.length,
+  };
 }

@@ -2,11 +2,12 @@ import type { DefaultLevel } from '../domain/permissions';
 import { ROLE_DESCRIPTIONS, ROLES, TEAM_ROLE_DESCRIPTIONS, TEAM_ROLES, type Role, type TeamRole } from '../domain/roles';
 import { builder } from './builder';
 
-type EnumValues<V extends string> = { [K in V as Uppercase<K>]: { value: K; description: string } };
+type Constant<K extends string> = K extends `${infer A}-${infer B}` ? `${Uppercase<A>}_${Constant<B>}` : Uppercase<K>;
+type EnumValues<V extends string> = { [K in V as Constant<K>]: { value: K; description: string } };
 
-/** GraphQL enum values for a list of domain values: `edit` becomes `EDIT`, described by `describe`. */
+/** GraphQL enum values for a list of domain values: `edit` becomes `EDIT`, `deleted-modified` `DELETED_MODIFIED`. */
 export function enumValues<V extends string>(values: readonly V[], describe: (value: V) => string): EnumValues<V> {
-  return Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v, description: describe(v) }])) as EnumValues<V>;
+  return Object.fromEntries(values.map((v) => [v.toUpperCase().replaceAll('-', '_'), { value: v, description: describe(v) }])) as EnumValues<V>;
 }
 
 /** The roles, strongest first as people read them. */

@@ -9,5 +9,7 @@ import '../modules/permissions/graphql';
 import '../modules/collections/graphql';
 import '../modules/spaces/graphql';
 import '../modules/content/graphql';
+import '../modules/change-requests/graphql';
+import '../modules/sites/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,9 +1,12 @@
 import { collectionRoutes } from '../modules/collections/rest';
 import { contentRoutes } from '../modules/content/rest';
+import { changeRequestRoutes } from '../modules/change-requests/rest';
 import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
 import { permissionRoutes } from '../modules/permissions/rest';
+import { publishedRoutes } from '../modules/published/rest';
+import { siteRoutes } from '../modules/sites/rest';
 import { spaceRoutes } from '../modules/spaces/rest';
 import { teamRoutes } from '../modules/teams/rest';
 import { userRoutes } from '../modules/users/rest';
@@ -20,5 +23,8 @@ export function createRestRouter(): RestRouter {
   spaceRoutes(router);
   permissionRoutes(router);
   contentRoutes(router);
+  changeRequestRoutes(router);
+  siteRoutes(router);
+  publishedRoutes(router);
   return router;
 }

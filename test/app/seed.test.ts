@@ -22,3 +22,36 @@ it('creates a demo organization with a collection, spaces and grants, once', asy
   expect(teams.body.items.map((i: any) => [i.team.title, i.permission])).toEqual([['Writers', 'edit']]);
   expect(await seedDemoIfEmpty(t.db)).toBeNull();
 });
+
+it('gives the demo spaces real pages, an open change request and two published sites', async () => {
+  const token = demo.token;
+  const spaces = (await t.rest('GET', `/v1/orgs/${demo.organizationId}/spaces`, { token })).body.items;
+  const guide = spaces.find((s: any) => s.title === 'Getting started');
+  const pages = await t.rest('GET', `/v1/spaces/${guide.id}/content/pages`, { token });
+  expect(pages.body.pages.map((p: any) => p.title)).toEqual(['Welcome', 'Install', 'Configuration']);
+  expect(pages.body.pages[2].markdown).toContain('| `PORT` |');
+  const links = await t.rest('GET', `/v1/spaces/${guide.id}/links`, { token });
+  expect(links.body.stats.broken.total).toBe(1);
+  const files = await t.rest('GET', `/v1/spaces/${guide.id}/content/files`, { token });
+  expect(files.body.items.map((f: any) => [f.name, f.contentType])).toEqual([['quire-logo.svg', 'image/svg+xml']]);
+  const backlinks = await t.rest('GET', `/v1/spaces/${guide.id}/content/files/${files.body.items[0].id}/backlinks`, { token });
+  expect(backlinks.body.items.map((l: any) => l.page.title)).toEqual(['Welcome']);
+
+  const crs = await t.rest('GET', `/v1/spaces/${guide.id}/change-requests`, { token });
+  expect(crs.body.items.map((c: any) => [c.subject, c.status])).toEqual([['Explain upgrades', 'open']]);
+  const proposed = await t.rest('GET', `/v1/spaces/${guide.id}/change-requests/1/content/pages`, { token });
+  expect(proposed.body.pages.map((p: any) => p.title)).toEqual(['Welcome', 'Install', 'Configuration', 'Upgrading']);
+
+  const sites = await t.rest('GET', `/v1/orgs/${demo.organizationId}/sites`, { token });
+  expect(sites.body.items.map((s: any) => [s.title, s.visibility, s.published])).toEqual([
+    ['Demo documentation', 'public', true],
+    ['Partner preview', 'share-link', true],
+  ]);
+  const structure = await t.rest('GET', `/v1/orgs/${demo.organizationId}/sites/${sites.body.items[0].id}/structure`, { token });
+  expect(structure.body.structure.map((s: any) => [s.title, s.siteSpaces.map((v: any) => v.space.title)])).toEqual([
+    ['Guides', ['Getting started']],
+    ['API reference', ['API reference']],
+  ]);
+  const shareLinks = await t.rest('GET', `/v1/orgs/${demo.organizationId}/sites/${sites.body.items[1].id}/share-links`, { token });
+  expect(shareLinks.body.items.map((l: any) => l.name)).toEqual(['Partners']);
+});

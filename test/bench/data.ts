@@ -8,7 +8,8 @@ import postgres from 'postgres';
 import { openDatabase } from '../../src/db/client';
 import { hashToken } from '../../src/lib/ids';
 
-export const DATA_VERSION = 'v1: 100 orgs x 20 members x 100 spaces, 1 org x 100000 spaces';
+export const DATA_VERSION = 'v2: 100 orgs x 20 members x 100 spaces, 1 org x 100000 spaces, 1000 change requests in one space per org';
+export const CHANGE_REQUESTS = 1000;
 export const ORGS = 100;
 export const BIG_SPACES = 100_000;
 
@@ -19,6 +20,8 @@ export const READER_TOKEN = 'quire_bench_reader_token';
 export const orgId = (n: number) => `benchorg${String(n).padStart(12, '0')}`;
 export const BIG_ORG = 'benchbigorg000000000';
 export const orgIds = Array.from({ length: ORGS }, (_, n) => orgId(n));
+/** The space of organization n that holds its change requests: its first one. */
+export const changeRequestSpace = (organizationId: string) => `benchspace${String(Number(organizationId.slice(8)) * 100).padStart(10, '0')}`;
 
 export function benchDatabaseUrl(): string {
   return process.env.QUIRE_BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/quire_bench';
@@ -116,6 +119,15 @@ async function load(sql: postgres.Sql): Promise<void> {
     select 'benchgrants' || lpad(n::text, 9, '0'), 'benchorg' || lpad((n / 2)::text, 12, '0'),
       'benchspace' || lpad((n / 2 * 100 + 30 + n % 2)::text, 10, '0'), 'benchreader000000000', 'comment'
     from generate_series(0, ${ORGS * 2 - 1}) n`);
+  // The first space of each organization gets a revision and 1,000 change requests: 7 in 10 open.
+  await sql.unsafe(`insert into revisions (id, space_id, type, created_at)
+    select 'benchrev' || lpad((n * 100)::text, 12, '0'), 'benchspace' || lpad((n * 100)::text, 10, '0'), 'edits', timestamptz '2024-01-01' from generate_series(0, ${ORGS - 1}) n`);
+  await sql.unsafe(`insert into change_requests (id, space_id, number, subject, status, revision_id, revision_initial, created_by, created_at, updated_at)
+    select 'benchcr' || lpad(n::text, 13, '0'), 'benchspace' || lpad((n / ${CHANGE_REQUESTS} * 100)::text, 10, '0'), n % ${CHANGE_REQUESTS} + 1,
+      'Change ' || n, (array['open', 'open', 'open', 'open', 'open', 'open', 'open', 'draft', 'draft', 'merged'])[1 + n % 10],
+      'benchrev' || lpad((n / ${CHANGE_REQUESTS} * 100)::text, 12, '0'), 'benchrev' || lpad((n / ${CHANGE_REQUESTS} * 100)::text, 12, '0'),
+      'benchadmin0000000000', ${at}, ${at}
+    from generate_series(0, ${ORGS * CHANGE_REQUESTS - 1}) n`);
   // The big organization: 100 collections and 100,000 spaces.
   await sql.unsafe(`insert into collections (id, organization_id, title, default_level, position, created_at)
     select 'benchbigcoll' || lpad(n::text, 8, '0'), '${BIG_ORG}', 'Big collection ' || n, 'inherit', n, ${at} from generate_series(0, 99) n`);

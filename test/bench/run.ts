@@ -13,6 +13,7 @@ import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { ADMIN_TOKEN, benchDatabaseUrl, ensureBenchData, READER_TOKEN } from './data';
+import { measureOperations } from './operations';
 import { SHAPES } from './shapes';
 import type { BenchShape } from './shapes/shape';
 import type { ChildStats } from './stats';
@@ -160,3 +161,8 @@ console.log(`\nQuire bench: PostgreSQL, ${availableParallelism()} cores, ${CONNE
 for (const shape of shapes) console.log(`  ${shape.name}: ${shape.description}`);
 console.table(rows);
 for (const child of [quire, raw]) child.process.send({ type: 'stop' });
+
+if (!ONLY || ONLY.includes('operations')) {
+  console.log('\nWrites and published pages, in process, one at a time (test/bench/operations.ts):');
+  console.table(await measureOperations());
+}

@@ -30,7 +30,8 @@ import { bootstrapOrganization, upsertMember } from '../../src/modules/members/s
 import { organizationMembers } from '../../src/modules/members/table';
 import { createInitialRevision } from '../../src/modules/revisions/queries';
 import { spaces } from '../../src/modules/spaces/table';
-import { startTestApp, type RestResponse, type TestApp } from '../support/clients';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { startTestApp, TEST_ORIGIN, type RestResponse, type TestApp } from '../support/clients';
 import { buildMember, buildOrganization, buildTeam, type Actor, type OrgFixture } from '../support/factories';
 
 const WHO = ['admin', 'create', 'edit', 'comment', 'read', 'guest', 'noaccess', 'granted', 'disabled', 'outsider', 'anonymous'] as const;
@@ -151,6 +152,100 @@ function transferVariants(kind: 'spaces' | 'collections', object: (who: Who) => 
       return { path: `/v1/${kind}/${id}/transfer`, body: { organization: to() }, subject: id };
     },
   }));
+}
+
+/** A change request made by A's admin on a fresh space in the actor's home, with one page and one file in it. */
+async function freshChangeRequest(who: Who): Promise<{ space: string; cr: string; page: string; file: string }> {
+  const space = await freshSpace(who);
+  const cr = (await ok(await t.rest('POST', `/v1/spaces/${space}/change-requests`, { token: adminToken(), body: { subject: title('Change') } }), 201)).id;
+  const created = await t.graphql(
+    'mutation ($input: PageCreateInput!) { pageCreate(input: $input) { page { restId } userErrors { message } } }',
+    { input: { spaceId: encodeGlobalID('Space', space), changeRequestId: encodeGlobalID('ChangeRequest', cr), title: 'Proposed', markdown: 'Proposed text' } },
+    adminToken(),
+  );
+  const page = created.body.data.pageCreate.page.restId;
+  const form = new FormData();
+  const upload = 'mutation ($input: FileUploadInput!) { fileUpload(input: $input) { file { restId } } }';
+  form.set('operations', JSON.stringify({ query: upload, variables: { input: { spaceId: encodeGlobalID('Space', space), changeRequestId: encodeGlobalID('ChangeRequest', cr), file: null } } }));
+  form.set('map', JSON.stringify({ 0: ['variables.input.file'] }));
+  form.set('0', new Blob(['notes']), 'notes.txt');
+  const response = await t.app.fetch(new Request(`${TEST_ORIGIN}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${adminToken()}` }, body: form }));
+  const file = ((await response.json()) as any).data.fileUpload.file.restId;
+  return { space, cr, page, file };
+}
+
+const crStatus = async (space: string, cr: string) => (await adminGet(`/v1/spaces/${space}/change-requests/${cr}`)).body.status;
+
+/** Every change-request operation: reads need the space, writes the edit role, merging the merge permission. */
+function changeRequestRows(): Row[] {
+  const READ: Row['expect'] = [200, 200, 200, 200, 200, 404, 404, 200, 404, 404];
+  const reads: [string, (c: Awaited<ReturnType<typeof freshChangeRequest>>) => string][] = [
+    ['GET /v1/spaces/{id}/change-requests', (c) => `/v1/spaces/${c.space}/change-requests?status=draft`],
+    ['GET /v1/spaces/{id}/change-requests/{cr}', (c) => `/v1/spaces/${c.space}/change-requests/${c.cr}`],
+    ['GET /v1/spaces/{id}/change-requests/{number}', (c) => `/v1/spaces/${c.space}/change-requests/1`],
+    ['GET /v1/spaces/{id}/change-requests/{cr}/content', (c) => `/v1/spaces/${c.space}/change-requests/${c.cr}/content`],
+    ['GET /v1/spaces/{id}/change-requests/{cr}/content/pages', (c) => `/v1/spaces/${c.space}/change-requests/${c.cr}/content/pages`],
+    ['GET /v1/spaces/{id}/change-requests/{cr}/content/page/{page}', (c) => `/v1/spaces/${c.space}/change-requests/${c.cr}/content/page/${c.page}`],
+    ['GET /v1/spaces/{id}/change-requests/{cr}/content/files', (c) => `/v1/spaces/${c.space}/change-requests/${c.cr}/content/files`],
+    ['GET /v1/spaces/{id}/change-requests/{cr}/content/files/{file}', (c) => `/v1/spaces/${c.space}/change-requests/${c.cr}/content/files/${c.file}`],
+    ['GET /v1/spaces/{id}/change-requests/{cr}/pdf', (c) => `/v1/spaces/${c.space}/change-requests/${c.cr}/pdf`],
+  ];
+  const shared = new Map<string, Promise<Awaited<ReturnType<typeof freshChangeRequest>>>>();
+  const readable = (who: Who) => {
+    const key = who === 'noaccess' ? 'vault' : 'handbook';
+    if (!shared.has(key)) shared.set(key, freshChangeRequest(who));
+    return shared.get(key)!;
+  };
+  const WRITE: Row['expect'] = [200, 200, 200, 403, 403, 404, 404, 200, 404, 404];
+  return [
+    ...reads.map(([op, path]): Row => ({
+      op,
+      expect: READ,
+      setup: async (who) => {
+        const c = await readable(who);
+        return { path: path(c), subject: c.space };
+      },
+    })),
+    {
+      op: 'POST /v1/spaces/{id}/change-requests',
+      expect: [201, 201, 201, 403, 403, 404, 404, 201, 404, 404],
+      setup: async (who) => {
+        const space = await freshSpace(who);
+        return {
+          path: `/v1/spaces/${space}/change-requests`,
+          body: { subject: 'Zebulon proposal' },
+          subject: space,
+          after: async (applied) => expect((await adminGet(`/v1/spaces/${space}/change-requests?status=draft`)).body.items).toHaveLength(applied ? 1 : 0),
+        };
+      },
+    },
+    {
+      op: 'PATCH /v1/spaces/{id}/change-requests/{cr}',
+      expect: WRITE,
+      setup: async (who) => {
+        const c = await freshChangeRequest(who);
+        return { path: `/v1/spaces/${c.space}/change-requests/${c.cr}`, body: { status: 'open' }, subject: c.space, after: async (applied) => expect(await crStatus(c.space, c.cr)).toBe(applied ? 'open' : 'draft') };
+      },
+    },
+    {
+      op: 'POST /v1/spaces/{id}/change-requests/{cr}/merge',
+      expect: WRITE,
+      setup: async (who) => {
+        const c = await freshChangeRequest(who);
+        return { path: `/v1/spaces/${c.space}/change-requests/${c.cr}/merge`, subject: c.space, after: async (applied) => expect(await crStatus(c.space, c.cr)).toBe(applied ? 'merged' : 'draft') };
+      },
+    },
+    {
+      op: 'POST /v1/spaces/{id}/change-requests/{cr}/update',
+      expect: WRITE,
+      setup: async (who) => {
+        const c = await freshChangeRequest(who);
+        const before = (await adminGet(`/v1/spaces/${c.space}/change-requests/${c.cr}`)).body.revision;
+        await ok(await t.rest('PATCH', `/v1/spaces/${c.space}`, { token: adminToken(), body: { title: title('Renamed') } }), 200);
+        return { path: `/v1/spaces/${c.space}/change-requests/${c.cr}/update`, subject: c.space, after: async () => expect((await adminGet(`/v1/spaces/${c.space}/change-requests/${c.cr}`)).body.revision).toBe(before) };
+      },
+    },
+  ];
 }
 
 // Columns:        adm  cre  edi  com  rea  gue  noa  gra  dis  out
@@ -482,6 +577,7 @@ const ROWS: Row[] = [
       },
     ];
   }),
+  ...changeRequestRows(),
 ];
 
 beforeAll(async () => {

@@ -2,15 +2,10 @@
  * Validates /v1 REST responses against GitBook's published OpenAPI 3.0.3 spec
  * (`@gitbook/api/spec/openapi.json`), so tests catch drift from the legacy contract.
  */
-import { createRequire } from 'node:module';
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { COMPONENTS_REF, createSpecAjv, DOCUMENT_ID, spec as contract, toJsonSchema, type Schema } from '../../src/lib/spec-schemas';
 
-// Under Node ESM the default import of these CJS packages can be the module object itself.
-const Ajv: typeof AjvModule = (AjvModule as any).default ?? AjvModule;
-const addFormats: typeof addFormatsModule = (addFormatsModule as any).default ?? addFormatsModule;
-
-type Schema = { [key: string]: unknown };
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
 interface ResponseObject {
   $ref?: string;
@@ -31,90 +26,18 @@ interface OpenApiDocument {
   };
 }
 
-const spec = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as OpenApiDocument;
+const spec = contract as unknown as OpenApiDocument;
 
-const DOCUMENT_ID = 'openapi';
-const COMPONENTS_REF = '#/components/';
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
-const OPENAPI_ONLY_KEYWORDS = new Set(['nullable', 'discriminator', 'example', 'xml', 'externalDocs']);
-const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf']);
-const SCHEMA_KEYWORDS = new Set(['items', 'not', 'additionalProperties']);
 const MAX_BODY_CHARS = 2000;
 const MAX_ERROR_LINES = 25;
 
-function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
-}
-
-/**
- * Converts an OpenAPI 3.0 schema object into JSON Schema (draft-07) that ajv understands.
- * Only schema positions are walked, so property *names* such as `example` or `x-foo` are kept.
- * Component refs become absolute (`openapi#/components/...`) so they resolve both inside the
- * registered spec document and from schemas compiled on their own.
- */
-function toJsonSchema(schema: unknown): unknown {
-  // `additionalProperties: true/false` and similar boolean schemas pass through.
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
-  const source = schema as Schema;
-
-  const converted: Schema = {};
-  for (const [key, value] of Object.entries(source)) {
-    if (OPENAPI_ONLY_KEYWORDS.has(key) || key.startsWith('x-')) continue;
-    if (key === 'properties') converted[key] = mapValues(value as Record<string, unknown>, toJsonSchema);
-    else if (SCHEMA_LIST_KEYWORDS.has(key)) converted[key] = (value as unknown[]).map(toJsonSchema);
-    else if (SCHEMA_KEYWORDS.has(key)) converted[key] = toJsonSchema(value);
-    else if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENTS_REF)) {
-      converted[key] = DOCUMENT_ID + value;
-    } else converted[key] = value;
-  }
-
-  let result = converted;
-  // OpenAPI tolerates keywords beside `$ref` (`type`, `description`, ...); nest the ref so
-  // those siblings are applied explicitly instead of depending on ajv's $ref-sibling handling.
-  if (typeof converted.$ref === 'string' && Object.keys(converted).length > 1) {
-    const { $ref, allOf, ...rest } = converted;
-    result = { ...rest, allOf: [{ $ref }, ...((allOf as unknown[] | undefined) ?? [])] };
-  }
-  // Branching (rather than adding 'null' to `type`) also covers `$ref`/`oneOf`/`allOf` schemas
-  // without a type, and `enum: [null]`, whose null would otherwise be rejected by `type: string`.
-  if (source.nullable === true) result = { anyOf: [result, { type: 'null' }] };
-  return result;
-}
-
-function collectFormats(node: unknown, formats: Set<string>): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => collectFormats(item, formats));
-  else if (typeof node === 'object' && node !== null) {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'format' && typeof value === 'string') formats.add(value);
-      else collectFormats(value, formats);
-    }
-  }
-  return formats;
-}
-
-function createAjv() {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addFormat('emoji', { type: 'string', validate: () => true });
-  ajv.addFormat('icon', { type: 'string', validate: () => true });
-  // Any other vendor format must not make compilation fail; treat it as unconstrained.
-  for (const format of collectFormats(spec, new Set())) {
-    if (!ajv.formats[format]) ajv.addFormat(format, true);
-  }
-  ajv.addSchema({
-    $id: DOCUMENT_ID,
-    components: { schemas: mapValues(spec.components.schemas, toJsonSchema) },
-  });
-  return ajv;
-}
-
-let ajvInstance: ReturnType<typeof createAjv> | undefined;
+let ajvInstance: ReturnType<typeof createSpecAjv> | undefined;
 const validators = new Map<string, ValidateFunction>();
 
 function getValidator(cacheKey: string, buildSchema: () => Schema): ValidateFunction {
   let validator = validators.get(cacheKey);
   if (!validator) {
-    ajvInstance ??= createAjv();
+    ajvInstance ??= createSpecAjv();
     validator = ajvInstance.compile(buildSchema());
     validators.set(cacheKey, validator);
   }

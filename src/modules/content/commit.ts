@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../lib/ids';
 import { getRevision, insertRevision } from '../revisions/queries';
-import type { RevisionRow } from '../revisions/table';
+import type { RevisionRow, RevisionType } from '../revisions/table';
 import { spaceById } from '../spaces/loaders';
 import { advanceSpaceRevision, currentRevisionId } from '../spaces/queries';
 import type { SpaceRow } from '../spaces/table';
@@ -36,48 +36,84 @@ export async function currentTree(ctx: RequestContext, space: SpaceRow): Promise
 export interface Edit<T> {
   pages?: readonly TreePage[];
   files?: readonly TreeFile[];
+  /** Parents besides the revision the edit was applied to (a merge names the one it brings in). */
+  parents?: string[];
   result: T;
+}
+
+/**
+ * What an edit moves: the revision a space, or a change request, points at. Only ever moved by
+ * compare-and-set, so no writer overwrites another's revision.
+ */
+export interface RevisionPointer {
+  /** The revision pointed at now; with `lock`, the row stays locked until the transaction ends. Throws when edits are closed. */
+  current(db: Db | Tx, lock: boolean): Promise<string>;
+  /** Points at `to` if it still points at `from`; false otherwise. */
+  advance(tx: Tx, from: string, to: string): Promise<boolean>;
+}
+
+/** The space's own content: its current revision. */
+export function spacePointer(spaceId: string): RevisionPointer {
+  return {
+    async current(db, lock) {
+      const id = await currentRevisionId(db, spaceId, lock);
+      if (!id) throw new NotFoundError('Space');
+      return id;
+    },
+    advance: (tx, from, to) => advanceSpaceRevision(tx, spaceId, from, to),
+  };
+}
+
+export interface CommitOptions {
+  /** Where the edit lands; the space's current revision when absent. */
+  pointer?: RevisionPointer;
+  /** The new revision's type; `edits` when absent. */
+  type?: RevisionType;
+  /** Runs in the write's transaction once the pointer has moved; throwing undoes the whole write. */
+  alongside?: (tx: Tx, revision: RevisionRow) => Promise<void>;
 }
 
 class RaceLost extends Error {}
 
-type Apply<T> = (tree: RevisionTree, batch: ObjectBatch, now: Date) => Edit<T> | Promise<Edit<T>>;
+/** Builds an edit from the tree it applies to. `db` is the handle to read anything else with. */
+export type Apply<T> = (tree: RevisionTree, batch: ObjectBatch, now: Date, db: Db | Tx) => Edit<T> | Promise<Edit<T>>;
 
 /**
- * Applies an edit to the space's current content as a new `edits` revision, and points the space
- * at it. `apply` may put new objects (page bodies) in the batch.
+ * Applies an edit to the current content of the space (or of what `options.pointer` names) as a
+ * new revision, and moves the pointer to it. `apply` may put new objects (page bodies) in the batch.
  *
- * First optimistically: the edit is built outside any lock and the space moves only if nobody
+ * First optimistically: the edit is built outside any lock and the pointer moves only if nobody
  * moved it meanwhile (compare-and-set). A writer that loses the race applies its edit again to
- * what the winner left, this time holding the space row's lock, so it cannot lose twice: with
- * any number of writers on one space, every edit lands, one revision after the other.
+ * what the winner left, this time holding the pointer's row lock, so it cannot lose twice: with
+ * any number of writers, every edit lands, one revision after the other.
  */
-export async function commitEdit<T>(ctx: RequestContext, space: SpaceRow, apply: Apply<T>): Promise<{ tree: RevisionTree; result: T }> {
+export async function commitEdit<T>(ctx: RequestContext, space: SpaceRow, apply: Apply<T>, options: CommitOptions = {}): Promise<{ tree: RevisionTree; result: T }> {
   const viewer = requireViewer(ctx);
+  const pointer = options.pointer ?? spacePointer(space.id);
   const prepare = async (db: Db | Tx, lock: boolean) => {
-    const baseId = await currentRevisionId(db, space.id, lock);
-    const base = baseId ? await readRevision(db, baseId) : null;
-    if (!base) throw new NotFoundError('Space');
+    const base = await readRevision(db, await pointer.current(db, lock));
+    if (!base) throw new NotFoundError('Revision');
     const batch = new ObjectBatch();
-    const edit = await apply(await loadRevisionTree(db, base), batch, ctx.now());
+    const edit = await apply(await loadRevisionTree(db, base), batch, ctx.now(), db);
     const pages = edit.pages ? writePages(batch, edit.pages) : base.pages;
     const files = edit.files ? writeFiles(batch, edit.files) : base.files;
-    return { base, batch, pages, files, result: edit.result };
+    return { base, batch, pages, files, parents: [base.id, ...(edit.parents ?? [])], result: edit.result };
   };
-  const write = async (tx: Tx, { base, batch, pages, files }: Awaited<ReturnType<typeof prepare>>) => {
+  const write = async (tx: Tx, { base, batch, pages, files, parents }: Awaited<ReturnType<typeof prepare>>) => {
     await batch.store(tx);
     const row = await insertRevision(tx, {
       id: newId(),
       spaceId: space.id,
-      parents: [base.id],
-      type: 'edits',
+      parents,
+      type: options.type ?? 'edits',
       pages,
       files,
       variables: base.variables,
       createdBy: viewer.user.id,
       createdAt: ctx.now(),
     });
-    if (!(await advanceSpaceRevision(tx, space.id, base.id, row.id))) throw new RaceLost();
+    if (!(await pointer.advance(tx, base.id, row.id))) throw new RaceLost();
+    await options.alongside?.(tx, row);
     return row;
   };
 

@@ -92,15 +92,25 @@ export const pageMoveSchema = z
   .refine((m) => m.parent !== undefined || m.position !== undefined, { message: 'name a parent, a position or both' });
 export type PageMoveInput = z.input<typeof pageMoveSchema>;
 
+const fileName = z
+  .string({ error: 'name must be a string' })
+  .trim()
+  .min(1, 'name must be 1 to 255 characters')
+  .max(255, 'name must be 1 to 255 characters')
+  .refine((n) => !/[/\\]/.test(n), 'name must not contain slashes');
+
 /** Files go through GraphQL's multipart requests, whose whole body is capped at a megabyte. */
 export const fileUploadSchema = z
   .object({
-    name: z.string({ error: 'name must be a string' }).trim().min(1, 'name must be 1 to 255 characters').max(255, 'name must be 1 to 255 characters').refine((n) => !/[/\\]/.test(n), 'name must not contain slashes'),
+    name: fileName,
     contentType: z.string().max(255).optional(),
     bytes: z.instanceof(Buffer, { error: 'bytes must be the file content' }).refine((b) => b.length > 0, 'the file is empty'),
   })
   .strict();
 export type FileUploadInput = z.input<typeof fileUploadSchema>;
+
+export const fileRenameSchema = z.object({ name: fileName }).strict();
+export type FileRenameInput = z.input<typeof fileRenameSchema>;
 
 export const pageReadSchema = z.object({
   format: z.enum(['document', 'markdown'], { error: 'format must be document or markdown' }).default('document'),
@@ -131,3 +141,10 @@ export interface NewFile {
   bytes: Buffer;
   contentType?: string;
 }
+
+/** Which links to list: of every page or of one, of any status or of one. */
+export const linkQuerySchema = z.object({
+  pageId: z.string().optional(),
+  status: z.enum(['ok', 'broken', 'in-app'], { error: 'status must be one of ok, broken, in-app' }).optional(),
+});
+export type LinkQueryInput = z.input<typeof linkQuerySchema>;

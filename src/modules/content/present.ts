@@ -1,5 +1,10 @@
+import { changeRequestMergedInto } from '../change-requests/service';
+import { presentChangeRequest } from '../change-requests/present';
 import type { RequestContext } from '../../context/request-context';
-import { fileDownloadUrl, pageDocument, type PageEntry, type SpaceContent, type TreeFile, type TreePage } from './service';
+import { getOrganization } from '../organizations/service';
+import { presentOrganization } from '../organizations/present';
+import { presentSpace } from '../spaces/present';
+import { fileDownloadUrl, pageBodies, pageDocument, type ContentRef, type LinkUsage, type PageEntry, type SpaceContent, type TreeFile, type TreePage } from './service';
 
 /** What a page's body is given as: markdown (lists), or the format asked for (one page). */
 export type BodyFormat = 'markdown' | 'document';
@@ -59,5 +64,43 @@ export async function presentRevision(ctx: RequestContext, content: SpaceContent
     variables: revision.variables,
     createdAt: revision.createdAt.toISOString(),
     urls: { app: `${ctx.config.appUrl}/o/${content.space.organizationId}/s/${content.space.id}/~/revisions/${revision.id}` },
+    ...(revision.type === 'merge' ? await mergedFrom(ctx, content) : {}),
   };
+}
+
+/** A merge revision names the change request it merged. */
+async function mergedFrom(ctx: RequestContext, content: SpaceContent) {
+  const cr = await changeRequestMergedInto(ctx, content.space, content.tree.revision.id);
+  return cr ? { mergedFrom: await presentChangeRequest(ctx, cr) } : {};
+}
+
+/** Where content sits, as the platform's ContentLocation: a page or a file with its space and organization, or a URL. */
+async function locationPresenter(ctx: RequestContext, content: SpaceContent, bodies: Map<string, string>) {
+  const [organization, space] = await Promise.all([getOrganization(ctx, content.space.organizationId).then((o) => presentOrganization(ctx, o)), presentSpace(ctx, content.space)]);
+  return async (ref: ContentRef) => {
+    const pageId = ref.kind === 'page' ? ref.page : ref.kind === 'anchor' ? ref.page : undefined;
+    const entry = pageId ? content.tree.byId.get(pageId) : undefined;
+    if (entry) return { kind: 'page' as const, organization, space, page: presentPage(ctx, content, entry.page, bodies) };
+    const file = ref.kind === 'file' ? content.tree.filesById.get(ref.file) : undefined;
+    if (file) return { kind: 'file' as const, organization, space, file: await presentFile(ctx, file) };
+    return ref.kind === 'url' ? { kind: 'url' as const, url: ref.url } : undefined;
+  };
+}
+
+/** The platform's ContentReferenceUsage of each link: its target and the pages it is found in. */
+export async function linkUsagePresenter(ctx: RequestContext, content: SpaceContent, usages: readonly LinkUsage[]) {
+  const pages = new Set(usages.flatMap((u) => [...u.pages, ...(u.target.kind === 'page' || u.target.kind === 'anchor' ? [u.target.page ?? ''] : [])]));
+  const bodies = await pageBodies(ctx, [...pages].map((id) => content.tree.byId.get(id)?.page).filter((p): p is TreePage => p !== undefined));
+  const locate = await locationPresenter(ctx, content, bodies);
+  return async (_: RequestContext, usage: LinkUsage) => {
+    const target = await locate(usage.target);
+    const locations = await Promise.all(usage.pages.map((page) => locate({ kind: 'page', page })));
+    return { status: usage.status, relation: usage.relation, ...(target ? { targetReference: target } : {}), locationReferences: locations.filter((l) => l !== undefined) };
+  };
+}
+
+/** The pages that link to a file, as ContentLocations. */
+export async function pageLocationPresenter(ctx: RequestContext, content: SpaceContent, entries: readonly PageEntry[]) {
+  const locate = await locationPresenter(ctx, content, await pageBodies(ctx, entries.map((e) => e.page)));
+  return async (_: RequestContext, entry: PageEntry) => (await locate({ kind: 'page', page: entry.page.data.id }))!;
 }

@@ -2,14 +2,34 @@ import type { RequestContext } from '../../context/request-context';
 import { errorResponse } from '../../rest/errors';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam, type RestRouter } from '../../rest/router';
-import type { PageReadInput, RevisionReadInput } from './input';
-import { presentFile, presentPage, presentRevision } from './present';
-import { allPagesOf, getContent, getFile, getPage, getPageByPath, listFiles, pageBodies, readSignedFile } from './service';
+import type { LinkQueryInput, PageReadInput, RevisionReadInput } from './input';
+import { linkUsagePresenter, pageLocationPresenter, presentFile, presentPage, presentRevision } from './present';
+import { allPagesOf, fileBacklinksOf, getContent, getFile, getPage, getPageByPath, linksOf, listFiles, pageBodies, readSignedFile, readSignedPdf, type SpaceContent } from './service';
 
 const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
 const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;
 
+/** The links of some content (all pages, or one), as the platform lists them: usages, with stats. */
+export async function renderLinks(ctx: RequestContext, content: SpaceContent, query: URLSearchParams, pageId?: string) {
+  const filter = { ...(pageId !== undefined ? { pageId } : {}), status: optionalParam(query, 'status') } as LinkQueryInput;
+  const links = await linksOf(ctx, content, filter, pageArgs(query), REST_MAX);
+  const body = await renderList(ctx, links.page, await linkUsagePresenter(ctx, content, links.page.items));
+  return { status: 200, body: { ...body, stats: links.stats } };
+}
+
+/** The pages of some content that use a file. */
+export async function renderBacklinks(ctx: RequestContext, content: SpaceContent, fileId: string, query: URLSearchParams) {
+  const { page } = await fileBacklinksOf(ctx, content, fileId, pageArgs(query), REST_MAX);
+  return { status: 200, body: await renderList(ctx, page, await pageLocationPresenter(ctx, content, page.items)) };
+}
+
 export function contentRoutes(r: RestRouter): void {
+  r.get('/v1/spaces/:spaceId/links', async ({ ctx, params, query }) => renderLinks(ctx, await getContent(ctx, params.spaceId), query));
+
+  r.get('/v1/spaces/:spaceId/content/page/:pageId/links', async ({ ctx, params, query }) => renderLinks(ctx, await getContent(ctx, params.spaceId), query, params.pageId));
+
+  r.get('/v1/spaces/:spaceId/content/files/:fileId/backlinks', async ({ ctx, params, query }) => renderBacklinks(ctx, await getContent(ctx, params.spaceId), params.fileId, query));
+
   r.get('/v1/spaces/:spaceId/content', async ({ ctx, params, query }) => {
     const content = await getContent(ctx, params.spaceId, revisionQuery(query));
     return { status: 200, body: await presentRevision(ctx, content, await pageBodies(ctx, allPagesOf(content.tree))) };
@@ -59,6 +79,21 @@ export async function serveSignedFile(ctx: RequestContext, url: URL): Promise<Re
       'x-content-type-options': 'nosniff',
       // Uploaded HTML or SVG must not run as a page of this origin.
       'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+    },
+  });
+}
+
+/** GET /pdf/<revision>?page&only&expires&signature: a PDF of a revision's pages, for whoever holds a link that has not expired. */
+export async function serveSignedPdf(ctx: RequestContext, url: URL): Promise<Response> {
+  const pdf = await readSignedPdf(ctx, url);
+  if (!pdf) return errorResponse(404, 'This PDF link is unknown or has expired: ask the API for a fresh one');
+  return new Response(new Uint8Array(pdf.bytes), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-length': String(pdf.bytes.length),
+      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(pdf.name)}`,
+      'cache-control': 'private, max-age=3600, immutable',
+      'x-content-type-options': 'nosniff',
     },
   });
 }

@@ -1,22 +1,25 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
-import { badCursor, resolveWindow, type Page, type PageArgs } from '../../domain/page';
+import { windowOf, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { newId } from '../../lib/ids';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { PostgresBlobStore } from './blob-store';
-import { commitEdit, currentTree, readRevision } from './commit';
+import { commitEdit, currentTree, readRevision, type CommitOptions, type RevisionPointer } from './commit';
 import { describeFile, signedDownloadUrl, verifyDownloadUrl } from './files';
 import {
+  fileRenameSchema,
   fileUploadSchema,
+  linkQuerySchema,
   pageCreateSchema,
   pageMoveSchema,
   pageReadSchema,
   pageUpdateSchema,
   revisionReadSchema,
+  type FileRenameInput,
   type FileUploadInput,
+  type LinkQueryInput,
   type NewFile,
   type NewPage,
   type PageCreateInput,
@@ -27,12 +30,22 @@ import {
   type RevisionReadInput,
 } from './input';
 import { resolverFor } from './links';
+import { linkUsages, type LinkUsage } from './references';
+import { renderPdf } from './pdf';
+import { signedPdfUrl, verifyPdfUrl } from './pdf-links';
 import { markdownToDocument, type ContentRef } from './markdown';
-import { loadObjects, type ObjectBatch } from './objects';
+import { loadObjects, type Hash, type ObjectBatch } from './objects';
+import { mergeTrees, type MergeConflict } from './merge';
+import { changedBodies, pageChanges, type PageChange } from './changes';
+import type { Db, Tx } from '../../db/client';
 import { uniqueSlug, slugify } from './slugs';
 import { allPages, insertPage, loadRevisionTree, removePage, replacePage, type FileData, type PageData, type PageEntry, type PageLayout, type RevisionTree, type TreeFile, type TreePage } from './tree';
 
+export { spacePointer } from './commit';
 export type { PageEntry, RevisionTree, TreeFile, TreePage } from './tree';
+export type { RevisionPointer } from './commit';
+export type { MergeConflict, ConflictKind } from './merge';
+export type { PageChange, ChangeKind } from './changes';
 
 /** A space the viewer may read, with its current content. */
 export interface SpaceContent {
@@ -57,21 +70,38 @@ export async function getRevisionContent(ctx: RequestContext, revisionId: string
   return { space, tree: await loadRevisionTree(ctx.db, revision) };
 }
 
-/** One page of the space's current content; another space's page, or a missing one, is NOT_FOUND. */
-export async function getPage(ctx: RequestContext, spaceId: string, pageId: string, query: PageReadInput = {}): Promise<SpaceContent & { entry: PageEntry; format: 'document' | 'markdown' }> {
-  const content = await getContent(ctx, spaceId);
+/** The content of one revision of a space the viewer may read (a change request's, say). */
+export async function contentAt(ctx: RequestContext, space: SpaceRow, revisionId: string): Promise<SpaceContent> {
+  const revision = await readRevision(ctx.db, revisionId);
+  if (!revision || revision.spaceId !== space.id) throw new NotFoundError('Revision');
+  return { space, tree: await loadRevisionTree(ctx.db, revision) };
+}
+
+export type FoundPage = SpaceContent & { entry: PageEntry; format: 'document' | 'markdown' };
+
+/** A page of some content by id; a missing one is NOT_FOUND. */
+export function findPage(content: SpaceContent, pageId: string, query: PageReadInput = {}): FoundPage {
   const { format } = parseInput(pageReadSchema, query);
   const entry = content.tree.byId.get(pageId);
   if (!entry) throw new NotFoundError('Page');
   return { ...content, entry, format };
 }
 
-export async function getPageByPath(ctx: RequestContext, spaceId: string, path: string, query: PageReadInput = {}) {
-  const content = await getContent(ctx, spaceId);
+/** A page of some content by path (slugs joined by `/`); a missing one is NOT_FOUND. */
+export function findPageByPath(content: SpaceContent, path: string, query: PageReadInput = {}): FoundPage {
   const { format } = parseInput(pageReadSchema, query);
   const entry = content.tree.byPath.get(path.replace(/^\/+|\/+$/g, ''));
   if (!entry) throw new NotFoundError('Page');
   return { ...content, entry, format };
+}
+
+/** One page of the space's current content; another space's page, or a missing one, is NOT_FOUND. */
+export async function getPage(ctx: RequestContext, spaceId: string, pageId: string, query: PageReadInput = {}): Promise<FoundPage> {
+  return findPage(await getContent(ctx, spaceId), pageId, query);
+}
+
+export async function getPageByPath(ctx: RequestContext, spaceId: string, path: string, query: PageReadInput = {}): Promise<FoundPage> {
+  return findPageByPath(await getContent(ctx, spaceId), path, query);
 }
 
 /** The markdown of many pages, in one statement for the bodies not read before. */
@@ -92,37 +122,59 @@ export function pageDocument(ctx: RequestContext, tree: RevisionTree, entry: Pag
   return markdownToDocument(markdown, resolverFor(tree, entry.path, ctx.config.appUrl));
 }
 
-/** Files of the revision, in their order, a window at a time (cursors are positions in the list). */
+/** Files of the space's current revision, a window at a time. */
 export async function listFiles(ctx: RequestContext, spaceId: string, args: PageArgs, max: number, query: RevisionReadInput = {}): Promise<SpaceContent & { page: Page<TreeFile> }> {
-  const content = await getContent(ctx, spaceId, query);
-  const files = content.tree.files;
-  const { size, cursor, backward } = resolveWindow(args, max);
-  let start = 0;
-  let end = files.length;
-  if (cursor) {
-    const [position] = decodeCursor(cursor, 1) ?? [];
-    if (typeof position !== 'number' || !Number.isInteger(position) || position < 0) throw badCursor();
-    if (backward) end = Math.min(position, files.length);
-    else start = position + 1;
-  }
-  const from = backward ? Math.max(start, end - size) : start;
-  const to = backward ? end : Math.min(end, start + size);
-  const items = files.slice(from, to);
-  return {
-    ...content,
-    page: {
-      items,
-      cursor: (i) => encodeCursor([from + i]),
-      hasNextPage: to < files.length,
-      hasPreviousPage: from > 0,
-      count: async () => files.length,
-      knownCount: files.length,
-    },
-  };
+  return filesOf(await getContent(ctx, spaceId, query), args, max);
+}
+
+/** Files of some content, in their order, a window at a time. */
+export function filesOf(content: SpaceContent, args: PageArgs, max: number): SpaceContent & { page: Page<TreeFile> } {
+  return { ...content, page: windowOf(content.tree.files, args, max) };
+}
+
+// ---------------------------------------------------------------- links
+
+export type { LinkUsage, LinkStatus } from './references';
+export type { ContentRef } from './markdown';
+
+/**
+ * The links and images of some content (all its pages, or one page), grouped by target, with
+ * counts of all and of broken ones; optionally only those of one status.
+ */
+export async function linksOf(ctx: RequestContext, content: SpaceContent, query: LinkQueryInput, args: PageArgs, max: number) {
+  const { pageId, status } = parseInput(linkQuerySchema, query);
+  const pages = pageId === undefined ? allPagesOf(content.tree) : [findPage(content, pageId).entry.page];
+  const bodies = await pageBodies(ctx, pages);
+  const all = linkUsages(content.tree, pages.map((p) => p.data.id), bodies, ctx.config.appUrl);
+  const count = (list: LinkUsage[]) => list.reduce((n, u) => n + u.pages.length, 0);
+  const stats = { total: count(all), broken: { total: count(all.filter((u) => u.status === 'broken')) } };
+  return { ...content, page: windowOf(status ? all.filter((u) => u.status === status) : all, args, max), stats };
+}
+
+/** The links of the space's current content. */
+export async function listLinks(ctx: RequestContext, spaceId: string, query: LinkQueryInput, args: PageArgs, max: number) {
+  return linksOf(ctx, await getContent(ctx, spaceId), query, args, max);
+}
+
+/** The pages of some content that show or link to a file, in tree order. */
+export async function fileBacklinksOf(ctx: RequestContext, content: SpaceContent, fileId: string, args: PageArgs, max: number) {
+  const { file } = fileOf(content, fileId);
+  const pages = allPagesOf(content.tree);
+  const usages = linkUsages(content.tree, pages.map((p) => p.data.id), await pageBodies(ctx, pages), ctx.config.appUrl);
+  const linking = new Set(usages.filter((u) => u.target.kind === 'file' && u.target.file === file.data.id).flatMap((u) => u.pages));
+  const entries = pages.filter((p) => linking.has(p.data.id)).map((p) => content.tree.byId.get(p.data.id)!);
+  return { ...content, page: windowOf(entries, args, max) };
+}
+
+export async function listFileBacklinks(ctx: RequestContext, spaceId: string, fileId: string, args: PageArgs, max: number) {
+  return fileBacklinksOf(ctx, await getContent(ctx, spaceId), fileId, args, max);
 }
 
 export async function getFile(ctx: RequestContext, spaceId: string, fileId: string, query: RevisionReadInput = {}): Promise<SpaceContent & { file: TreeFile }> {
-  const content = await getContent(ctx, spaceId, query);
+  return fileOf(await getContent(ctx, spaceId, query), fileId);
+}
+
+export function fileOf(content: SpaceContent, fileId: string): SpaceContent & { file: TreeFile } {
   const file = content.tree.filesById.get(fileId);
   if (!file) throw new NotFoundError('File');
   return { ...content, file };
@@ -139,6 +191,67 @@ export async function readSignedFile(ctx: RequestContext, url: URL): Promise<{ b
   if (!signed) return null;
   const bytes = await new PostgresBlobStore(ctx.db).get(signed.blob);
   return bytes ? { bytes, name: signed.name, contentType: signed.contentType } : null;
+}
+
+/** How the links of one page of some content resolve: to its pages, its files, or outside. */
+export function linkResolver(ctx: RequestContext, content: SpaceContent, entry: PageEntry) {
+  return resolverFor(content.tree, entry.path, ctx.config.appUrl);
+}
+
+/** System use (published sites): the bytes of a file of some content already read. */
+export async function fileBytes(ctx: RequestContext, content: SpaceContent, fileId: string): Promise<{ file: FileData; bytes: Buffer } | null> {
+  const file = content.tree.filesById.get(fileId)?.data;
+  const bytes = file ? await new PostgresBlobStore(ctx.db).get(file.blob) : null;
+  return file && bytes ? { file, bytes } : null;
+}
+
+// ---------------------------------------------------------------- PDF
+
+/**
+ * Where a PDF of the content can be fetched without a token for an hour: all pages, or one page
+ * with (or, with `only`, without) the pages inside it. The page must exist in the revision.
+ */
+export function pdfUrl(ctx: RequestContext, content: SpaceContent, options: { pageId?: string; only?: boolean }): Promise<string> {
+  if (options.pageId !== undefined && !content.tree.byId.has(options.pageId)) throw new NotFoundError('Page');
+  return signedPdfUrl(ctx.db, ctx.config.publicUrl, { revisionId: content.tree.revision.id, pageId: options.pageId, only: options.only ?? false }, ctx.now());
+}
+
+const DRAWABLE = new Set(['image/png', 'image/jpeg']);
+
+/** The PDF a signed link names, rendered from its revision; null when the link does not hold. System use: the /pdf route. */
+export async function readSignedPdf(ctx: RequestContext, url: URL): Promise<{ bytes: Buffer; name: string } | null> {
+  const signed = await verifyPdfUrl(ctx.db, url, ctx.now());
+  const revision = signed && (await readRevision(ctx.db, signed.revisionId));
+  if (!signed || !revision) return null;
+  const tree = await loadRevisionTree(ctx.db, revision);
+  const top = signed.pageId ? tree.byId.get(signed.pageId)?.page : undefined;
+  if (signed.pageId && !top) return null;
+  const chosen: { page: TreePage; depth: number }[] = [];
+  const walk = (list: readonly TreePage[], depth: number) => {
+    for (const page of list) {
+      if (page.data.type === 'computed') continue;
+      chosen.push({ page, depth });
+      if (!(signed.only && page === top)) walk(page.children, depth + 1);
+    }
+  };
+  walk(top ? [top] : tree.pages, 0);
+  const documents = chosen.filter((c) => c.page.data.type === 'document');
+  const bodies = await pageBodies(ctx, documents.map((c) => c.page));
+  const store = new PostgresBlobStore(ctx.db);
+  const bytes = await renderPdf(
+    top ? top.data.title : 'Content',
+    documents.map(({ page, depth }) => ({
+      title: page.data.title,
+      depth,
+      markdown: bodies.get(page.data.id) ?? '',
+      resolve: resolverFor(tree, tree.byId.get(page.data.id)!.path, ctx.config.appUrl),
+    })),
+    async (fileId) => {
+      const file = tree.filesById.get(fileId)?.data;
+      return file && DRAWABLE.has(file.contentType) ? store.get(file.blob) : null;
+    },
+  );
+  return { bytes, name: `${slugify(top ? top.data.title : 'content') || 'content'}.pdf` };
 }
 
 // ---------------------------------------------------------------- editing
@@ -207,7 +320,7 @@ function putBody(batch: ObjectBatch, markdown: string | undefined): string | und
 const takenSlugs = (siblings: readonly TreePage[], except?: string) =>
   new Set(siblings.filter((p) => p.data.id !== except && p.data.slug !== undefined).map((p) => p.data.slug!));
 
-export async function createPage(ctx: RequestContext, spaceId: string, input: PageCreateInput): Promise<SpaceContent & { entry: PageEntry }> {
+export async function createPage(ctx: RequestContext, spaceId: string, input: PageCreateInput, pointer?: RevisionPointer): Promise<SpaceContent & { entry: PageEntry }> {
   const space = await editableSpace(ctx, spaceId);
   const body = parseInput(pageCreateSchema, input);
   const { tree, result: id } = await commitEdit(ctx, space, (tree, batch, now) => {
@@ -232,7 +345,7 @@ export async function createPage(ctx: RequestContext, spaceId: string, input: Pa
       updatedAt: at,
     };
     return { pages: insertPage(tree.pages, parentId, indexFor(siblings, body.position), { data, children: [] }), result: data.id };
-  });
+  }, { pointer });
   return { space, tree, entry: tree.byId.get(id)! };
 }
 
@@ -251,7 +364,7 @@ function withChanges(data: PageData, changes: ReturnType<typeof pageUpdateSchema
   return next;
 }
 
-export async function updatePage(ctx: RequestContext, spaceId: string, pageId: string, input: PageUpdateInput): Promise<SpaceContent & { entry: PageEntry }> {
+export async function updatePage(ctx: RequestContext, spaceId: string, pageId: string, input: PageUpdateInput, pointer?: RevisionPointer): Promise<SpaceContent & { entry: PageEntry }> {
   const space = await editableSpace(ctx, spaceId);
   const changes = parseInput(pageUpdateSchema, input);
   const { tree } = await commitEdit(ctx, space, (tree, batch, now) => {
@@ -269,11 +382,11 @@ export async function updatePage(ctx: RequestContext, spaceId: string, pageId: s
       data = { ...data, slug: uniqueSlug(slugify(changes.title), takenSlugs(siblingsOf(tree, entry.parentId), pageId)) };
     }
     return { pages: replacePage(tree.pages, pageId, (page) => ({ data, children: page.children })), result: undefined };
-  });
+  }, { pointer });
   return { space, tree, entry: tree.byId.get(pageId)! };
 }
 
-export async function movePage(ctx: RequestContext, spaceId: string, pageId: string, input: PageMoveInput): Promise<SpaceContent & { entry: PageEntry }> {
+export async function movePage(ctx: RequestContext, spaceId: string, pageId: string, input: PageMoveInput, pointer?: RevisionPointer): Promise<SpaceContent & { entry: PageEntry }> {
   const space = await editableSpace(ctx, spaceId);
   const move = parseInput(pageMoveSchema, input);
   const { tree } = await commitEdit(ctx, space, (tree, _batch, now) => {
@@ -290,7 +403,7 @@ export async function movePage(ctx: RequestContext, spaceId: string, pageId: str
     const data: PageData = { ...entry.page.data, updatedAt: now.toISOString() };
     if (data.slug !== undefined && parentId !== entry.parentId) data.slug = uniqueSlug(slugify(data.title), takenSlugs(siblings, pageId));
     return { pages: insertPage(without, parentId, index, { data, children: entry.page.children }), result: undefined };
-  });
+  }, { pointer });
   return { space, tree, entry: tree.byId.get(pageId)! };
 }
 
@@ -300,17 +413,17 @@ function findIn(pages: readonly TreePage[], id: string): TreePage | undefined {
 }
 
 /** Deletes the page and the pages inside it. */
-export async function deletePage(ctx: RequestContext, spaceId: string, pageId: string): Promise<SpaceContent> {
+export async function deletePage(ctx: RequestContext, spaceId: string, pageId: string, pointer?: RevisionPointer): Promise<SpaceContent> {
   const space = await editableSpace(ctx, spaceId);
   const { tree } = await commitEdit(ctx, space, (tree) => {
     if (!tree.byId.has(pageId)) throw new NotFoundError('Page');
     return { pages: removePage(tree.pages, pageId), result: undefined };
-  });
+  }, { pointer });
   return { space, tree };
 }
 
 /** Adds a file to the space's content; its bytes go to the blob store, its type is read from them. */
-export async function uploadFile(ctx: RequestContext, spaceId: string, input: FileUploadInput): Promise<SpaceContent & { file: TreeFile }> {
+export async function uploadFile(ctx: RequestContext, spaceId: string, input: FileUploadInput, pointer?: RevisionPointer): Promise<SpaceContent & { file: TreeFile }> {
   requireViewer(ctx);
   const space = await editableSpace(ctx, spaceId);
   const { name, contentType, bytes } = parseInput(fileUploadSchema, input);
@@ -319,8 +432,29 @@ export async function uploadFile(ctx: RequestContext, spaceId: string, input: Fi
   const { tree, result: id } = await commitEdit(ctx, space, (tree) => {
     const data: FileData = { id: newId(), name, blob, ...described };
     return { files: [...tree.files, { data }], result: data.id };
-  });
+  }, { pointer });
   return { space, tree, file: tree.filesById.get(id)! };
+}
+
+/** Gives a file another name; its bytes stay as they are. */
+export async function renameFile(ctx: RequestContext, spaceId: string, fileId: string, input: FileRenameInput, pointer?: RevisionPointer): Promise<SpaceContent & { file: TreeFile }> {
+  const space = await editableSpace(ctx, spaceId);
+  const { name } = parseInput(fileRenameSchema, input);
+  const { tree } = await commitEdit(ctx, space, (tree) => {
+    if (!tree.filesById.has(fileId)) throw new NotFoundError('File');
+    return { files: tree.files.map((f) => (f.data.id === fileId ? { data: { ...f.data, name } } : f)), result: undefined };
+  }, { pointer });
+  return { space, tree, file: tree.filesById.get(fileId)! };
+}
+
+/** Removes a file from the content; pages that show it keep their reference, which then resolves to nothing. */
+export async function deleteFile(ctx: RequestContext, spaceId: string, fileId: string, pointer?: RevisionPointer): Promise<SpaceContent> {
+  const space = await editableSpace(ctx, spaceId);
+  const { tree } = await commitEdit(ctx, space, (tree) => {
+    if (!tree.filesById.has(fileId)) throw new NotFoundError('File');
+    return { files: tree.files.filter((f) => f.data.id !== fileId), result: undefined };
+  }, { pointer });
+  return { space, tree };
 }
 
 /**
@@ -333,6 +467,7 @@ export async function addContent(
   spaceId: string,
   added: { pages: NewPage[]; files?: NewFile[] },
   mode: 'append' | 'replace' = 'append',
+  pointer?: RevisionPointer,
 ): Promise<SpaceContent & { pageIds: string[]; fileIds: string[] }> {
   const space = await editableSpace(ctx, spaceId);
   const store = new PostgresBlobStore(ctx.db);
@@ -373,6 +508,89 @@ export async function addContent(
     const pages = [...keep, ...build(added.pages, takenSlugs(keep), true)];
     const kept = mode === 'append' ? tree.files : [];
     return { pages, files: [...kept, ...files.map((data) => ({ data }))], result: ids };
-  });
+  }, { pointer });
   return { space, tree, pageIds: result, fileIds: files.map((f) => f.id) };
+}
+
+// ---------------------------------------------------------------- merging and comparing
+
+/** Thrown from inside a merge's edit to write nothing; carries what clashed. */
+class MergeConflicts extends Error {
+  constructor(readonly conflicts: MergeConflict[]) {
+    super('merge conflicts');
+  }
+}
+
+export interface MergeRequest {
+  /** The common ancestor of the two sides. */
+  base: string;
+  /** The revision whose changes are brought in; the pointer's current revision is the other side. */
+  incoming: string;
+  /** What the merged revision moves: the space for a merge, a change request for an update. */
+  pointer: RevisionPointer;
+  type: 'merge' | 'update';
+  /** What must change in the same transaction (the change request's status, say). */
+  alongside?: CommitOptions['alongside'];
+}
+
+export type MergeResult = { result: 'merged'; content: SpaceContent } | { result: 'conflicts'; conflicts: MergeConflict[] };
+
+/** Body hashes whose text a three-way merge of these trees may need. */
+function differingBodies(trees: RevisionTree[]): Hash[] {
+  const hashes = new Set<Hash>();
+  const ids = new Set(trees.flatMap((t) => [...t.byId.keys()]));
+  for (const id of ids) {
+    const bodies = trees.map((t) => t.byId.get(id)?.page.data.body);
+    if (new Set(bodies).size > 1) for (const b of bodies) if (b) hashes.add(b);
+  }
+  return [...hashes];
+}
+
+async function bodiesOf(db: Db | Tx, hashes: Hash[]): Promise<Map<Hash, string>> {
+  const objects = hashes.length ? await loadObjects(db, hashes) : new Map();
+  return new Map(hashes.map((h) => [h, (objects.get(h)!.data as { markdown: string }).markdown]));
+}
+
+async function revisionTree(ctx: RequestContext, space: SpaceRow, id: string): Promise<RevisionTree> {
+  return (await contentAt(ctx, space, id)).tree;
+}
+
+/**
+ * Three-way merges `incoming` into what the pointer names, from their common `base`: a new
+ * revision of `type` with both parents when nothing clashes; otherwise the conflicts, and nothing
+ * written. The caller has checked the viewer may do it. A writer that moved the pointer meanwhile
+ * is merged with too (see commitEdit).
+ */
+export async function mergeRevisions(ctx: RequestContext, space: SpaceRow, request: MergeRequest): Promise<MergeResult> {
+  const [base, incoming] = [await revisionTree(ctx, space, request.base), await revisionTree(ctx, space, request.incoming)];
+  try {
+    const { tree } = await commitEdit(
+      ctx,
+      space,
+      async (ours, batch, _now, db) => {
+        const bodies = await bodiesOf(db, differingBodies([base, ours, incoming]));
+        const outcome = mergeTrees({ base, ours, theirs: incoming, bodies }, (markdown) => batch.put('body', { markdown }));
+        if (!outcome.ok) throw new MergeConflicts(outcome.conflicts);
+        return { pages: outcome.pages, files: outcome.files, parents: [incoming.revision.id], result: undefined };
+      },
+      { pointer: request.pointer, type: request.type, alongside: request.alongside },
+    );
+    return { result: 'merged', content: { space, tree } };
+  } catch (error) {
+    if (error instanceof MergeConflicts) return { result: 'conflicts', conflicts: error.conflicts };
+    throw error;
+  }
+}
+
+/** What merging `incoming` into `current` from `base` would clash on, without writing anything. */
+export async function mergeConflicts(ctx: RequestContext, space: SpaceRow, revisions: { base: string; current: string; incoming: string }): Promise<MergeConflict[]> {
+  const [base, ours, theirs] = [await revisionTree(ctx, space, revisions.base), await revisionTree(ctx, space, revisions.current), await revisionTree(ctx, space, revisions.incoming)];
+  const outcome = mergeTrees({ base, ours, theirs, bodies: await bodiesOf(ctx.db, differingBodies([base, ours, theirs])) }, () => '');
+  return outcome.ok ? [] : outcome.conflicts;
+}
+
+/** The pages changed from one revision of the space to another, each with a diff of its body. */
+export async function changesBetween(ctx: RequestContext, space: SpaceRow, from: string, to: string): Promise<PageChange[]> {
+  const [before, after] = [await revisionTree(ctx, space, from), await revisionTree(ctx, space, to)];
+  return pageChanges(before, after, await bodiesOf(ctx.db, changedBodies(before, after)));
 }

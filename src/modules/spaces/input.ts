@@ -49,7 +49,3 @@ export const spaceUpdateSchema = z
   .refine((b) => !(b.emoji && b.icon), { message: 'set either emoji or icon, not both' });
 export type SpaceUpdateInput = z.input<typeof spaceUpdateSchema>;
 
-export const linkListSchema = z.object({
-  status: z.enum(['ok', 'broken', 'in-app'], { error: 'status must be one of ok, broken, in-app' }).optional(),
-});
-export type LinkListInput = z.input<typeof linkListSchema>;

@@ -1,15 +1,17 @@
 import type { RequestContext } from '../../context/request-context';
+import { spacePublication } from '../sites/service';
 import { spaceCounters, spacePermissions } from './service';
 import type { SpaceRow } from './table';
 
 export async function presentSpace(ctx: RequestContext, row: SpaceRow) {
-  const [permissions, counters] = await Promise.all([spacePermissions(ctx, row), spaceCounters(ctx, row)]);
+  const [permissions, counters, publication] = await Promise.all([spacePermissions(ctx, row), spaceCounters(ctx, row), spacePublication(ctx, row)]);
   return {
     object: 'space' as const,
     id: row.id,
     title: row.title,
     emoji: row.emoji ?? '',
-    visibility: row.visibility,
+    // A space published by sites is as visible as they make it.
+    visibility: publication?.visibility ?? row.visibility,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     ...(row.deletedAt ? { deletedAt: row.deletedAt.toISOString() } : {}),
@@ -18,6 +20,7 @@ export async function presentSpace(ctx: RequestContext, row: SpaceRow) {
       location: `${ctx.config.publicUrl}/v1/spaces/${row.id}`,
       app: `${ctx.config.appUrl}/o/${row.organizationId}/s/${row.id}`,
       ...(row.icon ? { icon: row.icon } : {}),
+      ...(publication ? { published: publication.url, ...(publication.visibility === 'public' ? { public: publication.url } : {}) } : {}),
     },
     organization: row.organizationId,
     ...(row.parentId ? { parent: row.parentId } : {}),

@@ -3,7 +3,8 @@ import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { OrderInput } from '../members/input';
 import type { TransferInput } from '../placement/input';
 import { moveInputFromRest } from '../placement/rest';
-import type { LinkListInput, SpaceCreateInput, SpaceUpdateInput } from './input';
+import type { SpaceCreateInput, SpaceUpdateInput } from './input';
+import { getSpaceWithShareKey } from '../sites/service';
 import { presentSpace } from './present';
 import {
   createSpace,
@@ -13,7 +14,6 @@ import {
   listCollectionSpaces,
   listMemberSpaces,
   listOrganizationSpaces,
-  listSpaceLinks,
   moveSpace,
   restoreSpace,
   transferSpace,
@@ -43,10 +43,11 @@ export function spaceRoutes(r: RestRouter): void {
   });
 
   // `shareKey` resolves published URLs of share-link sites; sites do not exist yet, so it changes nothing.
-  r.get('/v1/spaces/:spaceId', async ({ ctx, params }) => ({
-    status: 200,
-    body: await presentSpace(ctx, await getSpace(ctx, params.spaceId)),
-  }));
+  r.get('/v1/spaces/:spaceId', async ({ ctx, params, query }) => {
+    const shareKey = optionalParam(query, 'shareKey');
+    const space = shareKey ? await getSpaceWithShareKey(ctx, params.spaceId, shareKey) : await getSpace(ctx, params.spaceId);
+    return { status: 200, body: await presentSpace(ctx, space) };
+  });
 
   r.patch('/v1/spaces/:spaceId', async ({ ctx, params, body }) => ({
     status: 200,
@@ -77,10 +78,4 @@ export function spaceRoutes(r: RestRouter): void {
     status: 200,
     body: await presentSpace(ctx, await transferSpace(ctx, params.spaceId, bodyAs<TransferInput>(body))),
   }));
-
-  r.get('/v1/spaces/:spaceId/links', async ({ ctx, params, query }) => {
-    const { page, stats } = await listSpaceLinks(ctx, params.spaceId, { status: optionalParam(query, 'status') } as LinkListInput);
-    pageArgs(query);
-    return { status: 200, body: { ...(await renderList(ctx, page, () => ({}))), stats } };
-  });
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { byTimeThenId, keysetPage, keysetPages, type KeysetInclude, type KeysetSpec } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError } from '../../domain/errors';
-import { emptyPage, mapPage, type Page, type PageArgs } from '../../domain/page';
+import { mapPage, type Page, type PageArgs } from '../../domain/page';
 import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
@@ -21,7 +21,7 @@ import { contentGrants, type ContentGrantRow } from '../permissions/table';
 import { moveSchema, transferSchema, type MoveInput, type TransferInput } from '../placement/input';
 import { endPosition, positionAt, positionForMove, siblingsOf } from '../placement/queries';
 import { copyRevision, createInitialRevision } from '../revisions/queries';
-import { linkListSchema, spaceCreateSchema, spaceUpdateSchema, type LinkListInput, type SpaceCreateInput, type SpaceUpdateInput } from './input';
+import { spaceCreateSchema, spaceUpdateSchema, type SpaceCreateInput, type SpaceUpdateInput } from './input';
 import { spaceById } from './loaders';
 import type { SpaceVisibility } from '../../domain/spaces';
 import { spaces, type SpaceRow } from './table';
@@ -340,12 +340,6 @@ export async function transferSpace(ctx: RequestContext, id: string, input: Tran
 }
 
 /** Links found in the space's current revision. Revisions hold no content yet, so none are. */
-export async function listSpaceLinks(ctx: RequestContext, id: string, query: LinkListInput) {
-  await getSpace(ctx, id);
-  parseInput(linkListSchema, query);
-  return { page: emptyPage<never>(), stats: { total: 0, broken: { total: 0 } } };
-}
-
 /**
  * Deletes for good the spaces that have been in the trash for the whole restore window, with their
  * revisions and grants. System use: run by the scheduled purge job.
@@ -388,9 +382,9 @@ export async function spacePermissions(ctx: RequestContext, row: SpaceRow): Prom
 }
 
 /**
- * The discussion and change-request counters of a space. Comments and change requests arrive with
- * their own tables; until then a space has none of either.
+ * The discussion and change-request counters of a space, from its row: a trigger keeps the
+ * change-request ones. Comments arrive with their own table; until then a space has none.
  */
-export async function spaceCounters(_ctx: RequestContext, _row: SpaceRow) {
-  return { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
+export async function spaceCounters(_ctx: RequestContext, row: SpaceRow) {
+  return { comments: 0, changeRequests: row.changeRequestsTotal, changeRequestsOpen: row.changeRequestsOpen, changeRequestsDraft: row.changeRequestsDraft };
 }

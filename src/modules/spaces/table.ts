@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import type { DefaultLevel } from '../../domain/permissions';
 import type { EditMode, SpaceVisibility } from '../../domain/spaces';
 import { collections } from '../collections/table';
@@ -31,6 +31,15 @@ export const spaces = pgTable(
     updatedAt: ts().notNull().defaultNow(),
     /** Set while the space is in the trash; restorable for seven days, then purged. */
     deletedAt: ts(),
+    /**
+     * Change requests of the space, all, open and draft: kept by a trigger on change_requests
+     * (migration 0008), so that reading a space's counters costs no statement.
+     */
+    changeRequestsTotal: integer().notNull().default(0),
+    changeRequestsOpen: integer().notNull().default(0),
+    changeRequestsDraft: integer().notNull().default(0),
+    /** How many published sites show the space; kept by triggers of the sites tables, so reads need no join. */
+    publishedSites: integer().notNull().default(0),
   },
   (t) => [
     index('spaces_organization_idx').on(t.organizationId, t.createdAt, t.id),

@@ -1,19 +1,37 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { builder } from '../../../graphql/builder';
+import { builder, type BuilderTypes } from '../../../graphql/builder';
 import { defineMutation } from '../../../graphql/mutation';
 import type { RequestContext } from '../../../context/request-context';
 import { SpaceRef } from '../../spaces/graphql/refs';
 import type { PageCreateInput, PageUpdateInput } from '../input';
-import { createPage, deletePage, getRevisionContent, movePage, updatePage, uploadFile } from '../service';
+import { createPage, deleteFile, deletePage, getRevisionContent, movePage, renameFile, updatePage, uploadFile, type RevisionPointer } from '../service';
+import { ValidationError } from '../../../domain/errors';
+import { changeRequestEditTargetById } from '../../change-requests/service';
+import { ChangeRequestRef } from '../../change-requests/graphql/refs';
 import { FileRef, NewPageTypeEnum, PageRef, RevisionRef, splitContentNodeId } from './refs';
 
 type DecodedID = { typename: string; id: string };
 
-/** The space and the page a Page's global ID names (the edit applies to the space's current content). */
-async function spaceAndPage(ctx: RequestContext, pageId: DecodedID): Promise<{ spaceId: string; pageId: string }> {
-  const { revisionId, id } = splitContentNodeId(pageId.id);
-  return { spaceId: (await getRevisionContent(ctx, revisionId)).space.id, pageId: id };
+/**
+ * Where an edit lands: the space's current content, or the change request's when one is named.
+ * A change request of another space is refused.
+ */
+async function editTarget(ctx: RequestContext, spaceId: string, changeRequestId: DecodedID | null | undefined): Promise<RevisionPointer | undefined> {
+  if (!changeRequestId) return undefined;
+  const target = await changeRequestEditTargetById(ctx, changeRequestId.id);
+  if (target.spaceId !== spaceId) throw new ValidationError('changeRequestId: the change request belongs to another space', ['changeRequestId']);
+  return target.pointer;
 }
+
+/** The space and the page a Page's global ID names, and where the edit lands. */
+async function spaceAndPage(ctx: RequestContext, pageId: DecodedID, changeRequestId: DecodedID | null | undefined): Promise<{ spaceId: string; pageId: string; pointer?: RevisionPointer }> {
+  const { revisionId, id } = splitContentNodeId(pageId.id);
+  const spaceId = (await getRevisionContent(ctx, revisionId)).space.id;
+  return { spaceId, pageId: id, pointer: await editTarget(ctx, spaceId, changeRequestId) };
+}
+
+const changeRequestArg = (t: PothosSchemaTypes.InputFieldBuilder<BuilderTypes, 'InputObject'>) =>
+  t.globalID({ for: ChangeRequestRef, description: "Edit this change request's content instead of the space's; it must be a draft or open change request of the space." });
 
 const pageIdOf = (id: DecodedID | null | undefined) => (id ? splitContentNodeId(id.id).id : id);
 
@@ -36,12 +54,14 @@ const pagePayload = (description: string) => ({
   revision: { type: RevisionRef, description: 'The revision the edit wrote, now the current one.' },
 });
 
-const EDIT_RULES = 'Needs the edit role on the space, which must not be locked. Writes a new revision and makes it current; concurrent edits are all kept.';
+const EDIT_RULES =
+  "Needs the edit role on the space, which must not be locked. Writes a new revision and makes it the space's current one (or the change request's, when one is named); concurrent edits are all kept.";
 
 defineMutation('pageCreate', {
   description: `Creates a page in a space's content. ${EDIT_RULES}`,
   input: (t) => ({
     spaceId: t.globalID({ for: SpaceRef, required: true, description: 'The space.' }),
+    changeRequestId: changeRequestArg(t),
     parentId: t.globalID({ for: PageRef, description: 'The page to create it in; absent for the top level.' }),
     position: t.field({ type: PagePositionInput, description: 'Where among its siblings; last when absent.' }),
     type: t.field({ type: NewPageTypeEnum, description: 'What the page is; a document when absent.' }),
@@ -55,10 +75,10 @@ defineMutation('pageCreate', {
   }),
   fields: PAGE_FIELDS,
   payload: pagePayload('The new page.'),
-  resolve: async ({ spaceId, parentId, position: at, type, ...rest }, ctx) => {
+  resolve: async ({ spaceId, changeRequestId, parentId, position: at, type, ...rest }, ctx) => {
     const input = { ...rest, type, parent: pageIdOf(parentId), position: position(at) } as PageCreateInput;
     for (const key of Object.keys(input) as (keyof PageCreateInput)[]) if (input[key] === null || input[key] === undefined) delete input[key];
-    const { entry, ...content } = await createPage(ctx, spaceId.id, input);
+    const { entry, ...content } = await createPage(ctx, spaceId.id, input, await editTarget(ctx, spaceId.id, changeRequestId));
     return { page: { ...content, entry }, revision: content };
   },
 });
@@ -68,6 +88,7 @@ defineMutation('pageUpdate', {
   description: `Changes a page: its title (and so its slug), looks, body or flags. ${EDIT_RULES}`,
   input: (t) => ({
     pageId: t.globalID({ for: PageRef, required: true, description: 'The page.' }),
+    changeRequestId: changeRequestArg(t),
     title: t.string({ description: 'New title.' }),
     emoji: t.string({ description: 'Emoji shown with the title.' }),
     icon: t.string({ description: 'Icon shown with the title.' }),
@@ -80,9 +101,9 @@ defineMutation('pageUpdate', {
     layout: t.field({ type: 'JSON', description: 'Layout flags of a document page to change: width, cover, coverSize, title, description, tableOfContents, outline, pagination, metadata.' }),
   }),
   payload: pagePayload('The page after the change.'),
-  resolve: async ({ pageId, ...changes }, ctx) => {
-    const target = await spaceAndPage(ctx, pageId);
-    const { entry, ...content } = await updatePage(ctx, target.spaceId, target.pageId, changes as PageUpdateInput);
+  resolve: async ({ pageId, changeRequestId, ...changes }, ctx) => {
+    const target = await spaceAndPage(ctx, pageId, changeRequestId);
+    const { entry, ...content } = await updatePage(ctx, target.spaceId, target.pageId, changes as PageUpdateInput, target.pointer);
     return { page: { ...content, entry }, revision: content };
   },
 });
@@ -92,31 +113,30 @@ defineMutation('pageMove', {
   description: `Moves a page, with the pages inside it, to another parent or another place among its siblings. ${EDIT_RULES}`,
   input: (t) => ({
     pageId: t.globalID({ for: PageRef, required: true, description: 'The page.' }),
+    changeRequestId: changeRequestArg(t),
     parentId: t.globalID({ for: PageRef, description: 'The page to move it into; null for the top level; absent to keep its parent.' }),
     position: t.field({ type: PagePositionInput, description: 'Where among its new siblings; last when absent.' }),
   }),
   fields: PAGE_FIELDS,
   payload: pagePayload('The page at its new place.'),
-  resolve: async ({ pageId, parentId, position: at }, ctx) => {
-    const target = await spaceAndPage(ctx, pageId);
-    const { entry, ...content } = await movePage(ctx, target.spaceId, target.pageId, {
-      ...(parentId !== undefined ? { parent: pageIdOf(parentId) ?? null } : {}),
-      ...(at ? { position: position(at) } : {}),
-    });
+  resolve: async ({ pageId, changeRequestId, parentId, position: at }, ctx) => {
+    const target = await spaceAndPage(ctx, pageId, changeRequestId);
+    const move = { ...(parentId !== undefined ? { parent: pageIdOf(parentId) ?? null } : {}), ...(at ? { position: position(at) } : {}) };
+    const { entry, ...content } = await movePage(ctx, target.spaceId, target.pageId, move, target.pointer);
     return { page: { ...content, entry }, revision: content };
   },
 });
 
 defineMutation('pageDelete', {
   description: `Deletes a page and the pages inside it. ${EDIT_RULES}`,
-  input: (t) => ({ pageId: t.globalID({ for: PageRef, required: true, description: 'The page.' }) }),
+  input: (t) => ({ pageId: t.globalID({ for: PageRef, required: true, description: 'The page.' }), changeRequestId: changeRequestArg(t) }),
   payload: {
     deletedPageId: { type: 'ID', description: 'The global ID the page had.' },
     revision: { type: RevisionRef, description: 'The revision without the page, now the current one.' },
   },
-  resolve: async ({ pageId }, ctx) => {
-    const target = await spaceAndPage(ctx, pageId);
-    const content = await deletePage(ctx, target.spaceId, target.pageId);
+  resolve: async ({ pageId, changeRequestId }, ctx) => {
+    const target = await spaceAndPage(ctx, pageId, changeRequestId);
+    const content = await deletePage(ctx, target.spaceId, target.pageId, target.pointer);
     return { deletedPageId: encodeGlobalID('Page', pageId.id), revision: content };
   },
 });
@@ -125,6 +145,7 @@ defineMutation('fileUpload', {
   description: `Adds a file to a space's content, sent as a multipart request (at most about 1 MB). Its type and an image's size are read from the bytes. ${EDIT_RULES}`,
   input: (t) => ({
     spaceId: t.globalID({ for: SpaceRef, required: true, description: 'The space.' }),
+    changeRequestId: changeRequestArg(t),
     file: t.field({ type: 'Upload', required: true, description: 'The file.' }),
     name: t.string({ description: 'File name; the uploaded file’s own when absent.' }),
   }),
@@ -133,9 +154,49 @@ defineMutation('fileUpload', {
     file: { type: FileRef, description: 'The new file.' },
     revision: { type: RevisionRef, description: 'The revision with the file, now the current one.' },
   },
-  resolve: async ({ spaceId, file, name }, ctx) => {
+  resolve: async ({ spaceId, changeRequestId, file, name }, ctx) => {
     const bytes = Buffer.from(await file.arrayBuffer());
-    const { file: added, ...content } = await uploadFile(ctx, spaceId.id, { name: name ?? file.name, contentType: file.type || undefined, bytes });
+    const pointer = await editTarget(ctx, spaceId.id, changeRequestId);
+    const { file: added, ...content } = await uploadFile(ctx, spaceId.id, { name: name ?? file.name, contentType: file.type || undefined, bytes }, pointer);
     return { file: { ...content, file: added }, revision: content };
+  },
+});
+
+/** The space and the file a File's global ID names, and where the edit lands. */
+async function spaceAndFile(ctx: RequestContext, fileId: DecodedID, changeRequestId: DecodedID | null | undefined) {
+  const { revisionId, id } = splitContentNodeId(fileId.id);
+  const spaceId = (await getRevisionContent(ctx, revisionId)).space.id;
+  return { spaceId, fileId: id, pointer: await editTarget(ctx, spaceId, changeRequestId) };
+}
+
+defineMutation('fileRename', {
+  description: `Gives a file another name; its bytes stay as they are. ${EDIT_RULES}`,
+  input: (t) => ({
+    fileId: t.globalID({ for: FileRef, required: true, description: 'The file.' }),
+    changeRequestId: changeRequestArg(t),
+    name: t.string({ required: true, description: 'New name, 1 to 255 characters, without slashes.' }),
+  }),
+  payload: {
+    file: { type: FileRef, description: 'The file with its new name.' },
+    revision: { type: RevisionRef, description: 'The revision with the change, now the current one.' },
+  },
+  resolve: async ({ fileId, changeRequestId, name }, ctx) => {
+    const target = await spaceAndFile(ctx, fileId, changeRequestId);
+    const { file, ...content } = await renameFile(ctx, target.spaceId, target.fileId, { name }, target.pointer);
+    return { file: { ...content, file }, revision: content };
+  },
+});
+
+defineMutation('fileDelete', {
+  description: `Removes a file from the content. ${EDIT_RULES}`,
+  input: (t) => ({ fileId: t.globalID({ for: FileRef, required: true, description: 'The file.' }), changeRequestId: changeRequestArg(t) }),
+  payload: {
+    deletedFileId: { type: 'ID', description: 'The global ID the file had.' },
+    revision: { type: RevisionRef, description: 'The revision without the file, now the current one.' },
+  },
+  resolve: async ({ fileId, changeRequestId }, ctx) => {
+    const target = await spaceAndFile(ctx, fileId, changeRequestId);
+    const content = await deleteFile(ctx, target.spaceId, target.fileId, target.pointer);
+    return { deletedFileId: encodeGlobalID('File', fileId.id), revision: content };
   },
 });

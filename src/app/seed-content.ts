@@ -1,0 +1,81 @@
+import type { RequestContext } from '../context/request-context';
+import { createChangeRequest, changeRequestEditTarget, updateChangeRequest } from '../modules/change-requests/service';
+import { addContent, createPage, updatePage } from '../modules/content/service';
+import { addSection, createShareLink, createSite, setPublished, updateSite } from '../modules/sites/service';
+
+const LOGO = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40"><rect width="120" height="40" rx="8" fill="#346DDB"/><text x="60" y="26" font-family="sans-serif" font-size="18" fill="#fff" text-anchor="middle">Quire</text></svg>',
+);
+
+const WELCOME = `# Welcome to Quire
+
+Quire keeps your documentation as **revisions**: every edit, merge and import is one, and nothing is lost.
+
+![Quire logo](quire-logo.svg)
+
+Start with [installing it](install), then read about [configuration](configuration).
+The [old guide](old-guide) is gone: this link is broken on purpose, to show up in the link checks.
+`;
+
+const INSTALL = `# Install
+
+You need Node.js and nothing else:
+
+1. Clone the repository.
+2. Run the start command:
+
+\`\`\`sh
+npm install && npm start
+\`\`\`
+
+- The first start creates this demo.
+- Its admin token is printed once.
+`;
+
+const CONFIGURATION = `# Configuration
+
+| Setting | What it does | Default |
+| --- | --- | --- |
+| \`PORT\` | Where the server listens | \`4000\` |
+| \`DATABASE_URL\` | PostgreSQL to use | embedded PGlite |
+
+Back to the [welcome page](welcome).
+`;
+
+/**
+ * Pages in the demo spaces (headings, a table, code, an image, links between pages and one broken
+ * link), an open change request with an edit, and two sites publishing them.
+ */
+export async function seedDemoContent(ctx: RequestContext, organizationId: string, spaces: { guide: string; api: string }): Promise<void> {
+  await addContent(ctx, spaces.guide, {
+    pages: [
+      { title: 'Welcome', markdown: WELCOME },
+      { title: 'Install', markdown: INSTALL },
+      { title: 'Configuration', markdown: CONFIGURATION },
+    ],
+    files: [{ name: 'quire-logo.svg', bytes: LOGO, contentType: 'image/svg+xml' }],
+  });
+  await addContent(ctx, spaces.api, {
+    pages: [
+      { title: 'Overview', markdown: '# Overview\n\nTwo doors: GraphQL at `/graphql` and REST at `/v1`. See [authentication](authentication).' },
+      { title: 'Authentication', markdown: '# Authentication\n\nSend a token:\n\n```sh\ncurl -H "Authorization: Bearer $TOKEN" http://localhost:4000/v1/user\n```\n' },
+    ],
+  });
+
+  const cr = await createChangeRequest(ctx, spaces.guide, { subject: 'Explain upgrades' });
+  const { pointer } = await changeRequestEditTarget(ctx, spaces.guide, cr.row.id);
+  const upgrading = await createPage(ctx, spaces.guide, { title: 'Upgrading', markdown: '# Upgrading\n\nStop the server, pull, run `npm ci`, start it again: migrations run at start.' }, pointer);
+  const install = [...upgrading.tree.byId.values()].find((e) => e.page.data.title === 'Install')!;
+  await updatePage(ctx, spaces.guide, install.page.data.id, { markdown: `${INSTALL}\nTo upgrade later, see [Upgrading](upgrading).\n` }, pointer);
+  await updateChangeRequest(ctx, spaces.guide, cr.row.id, { status: 'open' });
+
+  const docs = await createSite(ctx, organizationId, { title: 'Demo documentation' });
+  await addSection(ctx, organizationId, docs.id, { spaceId: spaces.guide, title: 'Guides' });
+  await addSection(ctx, organizationId, docs.id, { spaceId: spaces.api, title: 'API reference' });
+  await updateSite(ctx, organizationId, docs.id, { basename: 'docs' });
+  await setPublished(ctx, organizationId, docs.id, true);
+
+  const preview = await createSite(ctx, organizationId, { title: 'Partner preview', visibility: 'share-link', spaces: [spaces.api] });
+  await setPublished(ctx, organizationId, preview.id, true);
+  await createShareLink(ctx, organizationId, preview.id, { name: 'Partners' });
+}

@@ -1,0 +1,279 @@
+import { requireViewer, type RequestContext } from '../../context/request-context';
+import { defineLoader } from '../../db/loader';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
+import type { Page, PageArgs } from '../../domain/page';
+import { parseInput } from '../../domain/validate';
+import { newId } from '../../lib/ids';
+import { changesBetween, contentAt, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
+import { getSpace } from '../spaces/service';
+import type { SpaceRow } from '../spaces/table';
+import { currentRevisionId } from '../spaces/queries';
+import { userById } from '../users/loaders';
+import type { UserRow } from '../users/table';
+import {
+  changeRequestCreateSchema,
+  changeRequestListSchema,
+  changeRequestUpdateSchema,
+  pdfQuerySchema,
+  type ChangeRequestCreateInput,
+  type ChangeRequestListInput,
+  type ChangeRequestUpdateInput,
+  type PdfQueryInput,
+} from './input';
+import { changeRequestById } from './loaders';
+import { revisionReadSchema, type RevisionReadInput } from '../content/input';
+import {
+  addContributor,
+  advanceChangeRequest,
+  contributorsOf,
+  editableRevision,
+  EDITABLE,
+  findChangeRequest,
+  findMergedInto,
+  insertChangeRequest,
+  listChangeRequests as listRows,
+  markMerged,
+  updateChangeRequestRow,
+} from './queries';
+import type { ChangeRequestRow } from './table';
+
+/** A change request with the space it belongs to: what its fields and checks need. */
+export interface ChangeRequestInSpace {
+  space: SpaceRow;
+  row: ChangeRequestRow;
+}
+
+/** A change request of a space the viewer may read, by id or number; NOT_FOUND otherwise. */
+export async function getChangeRequest(ctx: RequestContext, spaceId: string, reference: string): Promise<ChangeRequestInSpace> {
+  const space = await getSpace(ctx, spaceId);
+  const row = await findChangeRequest(ctx.db, space.id, reference);
+  if (!row) throw new NotFoundError('Change request');
+  changeRequestById(ctx).prime(row.id, row);
+  return { space, row };
+}
+
+/** A change request by id alone (GraphQL's node lookup), when the viewer may read its space. */
+export async function getChangeRequestById(ctx: RequestContext, id: string): Promise<ChangeRequestInSpace> {
+  requireViewer(ctx);
+  const row = await changeRequestById(ctx).load(id);
+  if (!row) throw new NotFoundError('Change request');
+  const space = await getSpace(ctx, row.spaceId).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError('Change request') : error;
+  });
+  return { space, row };
+}
+
+/** The change request a merge revision of a space the caller reads came from: the platform's `mergedFrom`. */
+export async function changeRequestMergedInto(ctx: RequestContext, space: SpaceRow, revisionId: string): Promise<ChangeRequestInSpace | null> {
+  const row = await findMergedInto(ctx.db, revisionId);
+  return row && row.spaceId === space.id ? { space, row } : null;
+}
+
+export async function listChangeRequests(ctx: RequestContext, spaceId: string, query: ChangeRequestListInput, args: PageArgs, max: number): Promise<Page<ChangeRequestInSpace>> {
+  const space = await getSpace(ctx, spaceId);
+  const filter = parseInput(changeRequestListSchema, query);
+  const page = await listRows(ctx.db, space.id, filter, args, max);
+  return { ...page, items: page.items.map((row) => ({ space, row })) };
+}
+
+/** The space revision the change request's changes are measured from. */
+export const baseOf = (row: ChangeRequestRow) => row.revisionMergedAncestor ?? row.revisionInitial;
+
+/** Whether the space has moved on since the change request's base; never for a merged one. */
+export function isOutdated({ space, row }: ChangeRequestInSpace): boolean {
+  return row.status !== 'merged' && space.revisionId !== baseOf(row);
+}
+
+const STATUS_WORDS: Record<string, string> = { merged: 'merged', archived: 'archived' };
+
+function assertEditable(row: ChangeRequestRow): void {
+  if (!EDITABLE.includes(row.status)) {
+    throw new ConflictError(`The change request is ${STATUS_WORDS[row.status] ?? row.status}: its content can no longer change${row.status === 'archived' ? ' (reopen it first)' : ''}`);
+  }
+}
+
+async function editableSpace(ctx: RequestContext, spaceId: string): Promise<SpaceRow> {
+  const space = await getSpace(ctx, spaceId);
+  const message = space.editMode === 'locked' ? 'The space is locked: unlock it to change its content or its change requests' : 'Your role does not let you edit the content of this space';
+  await ctx.authz.assert('space:edit', space, message);
+  return space;
+}
+
+export async function createChangeRequest(ctx: RequestContext, spaceId: string, input: ChangeRequestCreateInput): Promise<ChangeRequestInSpace> {
+  const viewer = requireViewer(ctx);
+  const space = await editableSpace(ctx, spaceId);
+  const { subject } = parseInput(changeRequestCreateSchema, input);
+  const revision = (await currentRevisionId(ctx.db, space.id)) ?? space.revisionId;
+  const now = ctx.now();
+  const row = await insertChangeRequest(ctx.db, {
+    id: newId(),
+    spaceId: space.id,
+    subject: subject ?? '',
+    status: 'draft',
+    revisionId: revision,
+    revisionInitial: revision,
+    createdBy: viewer.user.id,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { space: await getSpace(ctx, space.id), row };
+}
+
+/** Subject and status; `merged` only comes from a merge, and opening one needs a subject. */
+export async function updateChangeRequest(ctx: RequestContext, spaceId: string, reference: string, input: ChangeRequestUpdateInput): Promise<ChangeRequestInSpace> {
+  const space = await editableSpace(ctx, spaceId);
+  const changes = parseInput(changeRequestUpdateSchema, input);
+  const row = await findChangeRequest(ctx.db, space.id, reference);
+  if (!row) throw new NotFoundError('Change request');
+  if (row.status === 'merged' && (changes.status !== undefined || changes.subject !== undefined)) {
+    throw new ConflictError('The change request is merged: it can no longer change', changes.status !== undefined ? ['status'] : ['subject']);
+  }
+  const subject = changes.subject ?? row.subject;
+  const status = changes.status ?? row.status;
+  if (status === 'open' && subject === '') throw new ValidationError('subject: an open change request needs a subject', ['subject']);
+  const updated = await updateChangeRequestRow(ctx.db, row.id, { ...changes, updatedAt: ctx.now() });
+  changeRequestById(ctx).clear(row.id);
+  return { space: await getSpace(ctx, space.id), row: updated };
+}
+
+/** The content of the change request: its current revision. */
+export async function changeRequestContent(ctx: RequestContext, spaceId: string, reference: string, query: RevisionReadInput = {}): Promise<SpaceContent & { changeRequest: ChangeRequestRow }> {
+  const { space, row } = await getChangeRequest(ctx, spaceId, reference);
+  parseInput(revisionReadSchema, query);
+  return { ...(await contentAt(ctx, space, row.revisionId)), changeRequest: row };
+}
+
+/** A link to a PDF of the change request's pages as they are now (one page with `page`, without its children with `only`). */
+export async function changeRequestPdfUrl(ctx: RequestContext, spaceId: string, reference: string, query: PdfQueryInput): Promise<string> {
+  const { space, row } = await getChangeRequest(ctx, spaceId, reference);
+  const { page, only } = parseInput(pdfQuerySchema, query);
+  return pdfUrl(ctx, await contentAt(ctx, space, row.revisionId), { pageId: page, only: only === 'true' });
+}
+
+/**
+ * Where edits to the change request land: its revision, moved by compare-and-set while it is
+ * draft or open. Each editor becomes a contributor.
+ */
+function changeRequestPointer(ctx: RequestContext, row: ChangeRequestRow, onAdvance: Partial<Pick<ChangeRequestRow, 'revisionMergedAncestor'>> = {}): RevisionPointer {
+  const viewer = requireViewer(ctx);
+  return {
+    async current(db, lock) {
+      const found = await editableRevision(db, row.id, lock);
+      if (!found) throw new NotFoundError('Change request');
+      assertEditable({ ...row, status: found.status });
+      return found.revisionId;
+    },
+    async advance(tx, from, to) {
+      const now = ctx.now();
+      if (!(await advanceChangeRequest(tx, row.id, from, to, now, onAdvance))) return false;
+      await addContributor(tx, row.id, viewer.user.id, now);
+      return true;
+    },
+  };
+}
+
+/**
+ * The space and the pointer that the content editing functions write through, for a change
+ * request the viewer may edit. The edit rights themselves are checked by those functions.
+ */
+export async function changeRequestEditTarget(ctx: RequestContext, spaceId: string, reference: string): Promise<{ spaceId: string; pointer: RevisionPointer }> {
+  const { space, row } = await getChangeRequest(ctx, spaceId, reference);
+  assertEditable(row);
+  return { spaceId: space.id, pointer: changeRequestPointer(ctx, row) };
+}
+
+/** The same, for a change request named by id alone (GraphQL). */
+export async function changeRequestEditTargetById(ctx: RequestContext, id: string): Promise<{ spaceId: string; pointer: RevisionPointer }> {
+  const { space, row } = await getChangeRequestById(ctx, id);
+  return changeRequestEditTarget(ctx, space.id, row.id);
+}
+
+export interface MergeAnswer {
+  /** The revision the merge wrote, or the unchanged one when it clashed. */
+  revision: string;
+  result: 'merge' | 'update' | 'conflicts';
+  conflicts: MergeConflict[];
+  changeRequest: ChangeRequestInSpace;
+}
+
+/**
+ * Merges the change request into the space: a three-way merge of its base, the space's current
+ * revision and the change request's. Clean: a `merge` revision with both parents becomes the
+ * space's, and the change request is merged. Clashing: the conflicts, and nothing written.
+ */
+export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, reference: string): Promise<MergeAnswer> {
+  const { space, row } = await getChangeRequest(ctx, spaceId, reference);
+  const message = space.editMode === 'locked' ? 'The space is locked: unlock it to merge change requests' : 'Your role does not let you merge change requests in this space';
+  await ctx.authz.assert('space:merge', space, message);
+  assertEditable(row);
+  const merged = await mergeRevisions(ctx, space, {
+    base: baseOf(row),
+    incoming: row.revisionId,
+    pointer: spacePointer(space.id),
+    type: 'merge',
+    alongside: async (tx, revision) => {
+      if (!(await markMerged(tx, row.id, row.revisionId, revision.id, ctx.now()))) {
+        throw new ConflictError('The change request changed while it was being merged (an edit, or another merge): try again');
+      }
+    },
+  });
+  changeRequestById(ctx).clear(row.id);
+  const after = await getChangeRequest(ctx, space.id, row.id);
+  if (merged.result === 'conflicts') return { revision: after.space.revisionId, result: 'conflicts', conflicts: merged.conflicts, changeRequest: after };
+  return { revision: merged.content.tree.revision.id, result: 'merge', conflicts: [], changeRequest: after };
+}
+
+/**
+ * Brings the space's changes into the change request, the same way a merge goes the other way:
+ * an `update` revision on the change request, whose base becomes the space's current revision.
+ */
+export async function updateFromSpace(ctx: RequestContext, spaceId: string, reference: string): Promise<MergeAnswer> {
+  const space = await editableSpace(ctx, spaceId);
+  const found = await findChangeRequest(ctx.db, space.id, reference);
+  if (!found) throw new NotFoundError('Change request');
+  assertEditable(found);
+  const spaceRevision = (await currentRevisionId(ctx.db, space.id)) ?? space.revisionId;
+  if (spaceRevision === baseOf(found)) {
+    return { revision: found.revisionId, result: 'update', conflicts: [], changeRequest: { space, row: found } };
+  }
+  const merged = await mergeRevisions(ctx, space, {
+    base: baseOf(found),
+    incoming: spaceRevision,
+    pointer: changeRequestPointer(ctx, found, { revisionMergedAncestor: spaceRevision }),
+    type: 'update',
+  });
+  changeRequestById(ctx).clear(found.id);
+  const after = await getChangeRequest(ctx, space.id, found.id);
+  // The merge ran from the change request's side; conflicts read from the space's, as for a merge.
+  const conflicts = merged.result === 'conflicts' ? merged.conflicts.map((c) => ({ ...c, ours: c.theirs, theirs: c.ours })) : [];
+  if (merged.result === 'conflicts') return { revision: found.revisionId, result: 'conflicts', conflicts, changeRequest: after };
+  return { revision: merged.content.tree.revision.id, result: 'update', conflicts: [], changeRequest: after };
+}
+
+/** What the change request changes, from its base: for review screens. */
+export function changeRequestChanges(ctx: RequestContext, { space, row }: ChangeRequestInSpace): Promise<PageChange[]> {
+  return changesBetween(ctx, space, baseOf(row), row.revisionId);
+}
+
+/** What merging it now would clash on; none for a merged or archived one. */
+export async function changeRequestConflicts(ctx: RequestContext, { space, row }: ChangeRequestInSpace): Promise<MergeConflict[]> {
+  if (!EDITABLE.includes(row.status)) return [];
+  return mergeConflicts(ctx, space, { base: baseOf(row), current: space.revisionId, incoming: row.revisionId });
+}
+
+const contributorIds = defineLoader<string, string[]>('changeRequestContributors', async (db, ids) => {
+  const byRequest = await contributorsOf(db, ids);
+  return ids.map((id) => byRequest.get(id) ?? []);
+});
+
+/** The users who contributed, author first; the change requests of one request are read together. */
+export async function changeRequestContributors(ctx: RequestContext, row: ChangeRequestRow): Promise<UserRow[]> {
+  const ids = (await contributorIds(ctx).load(row.id)) ?? [];
+  const users = await userById(ctx).loadMany(ids);
+  return users.filter((u): u is UserRow => u !== null && !(u instanceof Error));
+}
+
+/** The author, when their account still exists. */
+export async function changeRequestAuthor(ctx: RequestContext, row: ChangeRequestRow): Promise<UserRow | null> {
+  return row.createdBy ? userById(ctx).load(row.createdBy) : null;
+}

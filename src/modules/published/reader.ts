@@ -1,0 +1,271 @@
+import { createHash } from 'node:crypto';
+import { jwtVerify } from 'jose';
+import type { RequestContext } from '../../context/request-context';
+import { conditionHolds, type Claims } from '../../domain/conditions';
+import { allPagesOf, contentAt, fileBytes, linkResolver, pageBodies, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
+import { findPublishedSite, publishedSiteForHost, publishedUrl, sectionsInOrder, siteOfShareKey, siteTree, spacesOf, topLevel, type SiteTree } from '../sites/service';
+import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../sites/table';
+import { spaceById } from '../spaces/loaders';
+import { markdownToHtml } from './html';
+import { renderMessage, renderPage, type NavLink, type SidebarItem } from './layout';
+import { customizationOf, existingPublishingAuth } from './settings';
+
+export interface PublishedRequest {
+  organizationId: string;
+  siteName: string;
+  /** Path segments after the site's own path. */
+  segments: string[];
+  /** The full URL asked for: where a visitor comes back to after signing in. */
+  url: string;
+  shareKey?: string;
+  jwtToken?: string;
+  theme?: string;
+  cookies: Record<string, string>;
+  ifNoneMatch?: string;
+}
+
+export type PublishedAnswer =
+  | { kind: 'html'; status: 200 | 401 | 404; html: string; etag?: string; cookies: string[]; private: boolean }
+  | { kind: 'not-modified'; etag: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'text'; contentType: string; body: string }
+  | { kind: 'bytes'; contentType: string; bytes: Buffer; name: string; private: boolean };
+
+const shareCookie = (site: SiteRow) => `quire_share_${site.id}`;
+const visitorCookie = (site: SiteRow) => `quire_visitor_${site.id}`;
+const cookie = (site: SiteRow, ctx: RequestContext, name: string, value: string) => `${name}=${encodeURIComponent(value)}; Path=${new URL(publishedUrl(ctx, site)).pathname}; HttpOnly; SameSite=Lax`;
+
+/** Rendered pages by everything that shapes them; a new revision is a new key, so nothing stale is served. */
+const rendered = new Map<string, string>();
+const CACHE_SIZE = 500;
+
+interface Visitor {
+  claims: Claims;
+  cookies: string[];
+}
+
+/**
+ * Who may read the site, by its visibility: anyone (public, unlisted), holders of an active share
+ * key (share-link), or visitors with a token signed by the site's key (visitor-auth). A token, when
+ * a site has a key, also brings the claims adaptive content is chosen by.
+ */
+async function admit(ctx: RequestContext, site: SiteRow, req: PublishedRequest): Promise<Visitor | PublishedAnswer> {
+  const cookies: string[] = [];
+  if (site.visibility === 'share-link') {
+    const key = req.shareKey ?? req.cookies[shareCookie(site)];
+    if (!key || (await siteOfShareKey(ctx, key)) !== site.id) {
+      return { kind: 'html', status: 401, html: renderMessage('This site is shared by link', 'Open it with the link you were given: this one has no key, or its key was revoked.'), cookies: [], private: true };
+    }
+    if (req.shareKey) cookies.push(cookie(site, ctx, shareCookie(site), req.shareKey));
+  }
+  const auth = await existingPublishingAuth(ctx, site.id);
+  const token = req.jwtToken ?? req.cookies[visitorCookie(site)];
+  let claims: Claims | null = null;
+  if (auth && token) {
+    try {
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(auth.privateKey), { algorithms: ['HS256'], currentDate: ctx.now() });
+      claims = payload as Claims;
+      if (req.jwtToken) cookies.push(cookie(site, ctx, visitorCookie(site), req.jwtToken));
+    } catch {
+      claims = null;
+    }
+  }
+  if (site.visibility === 'visitor-auth' && !claims) {
+    if (auth?.fallbackUrl) {
+      const target = new URL(auth.fallbackUrl);
+      target.searchParams.set('location', req.url);
+      return { kind: 'redirect', location: target.toString() };
+    }
+    return { kind: 'html', status: 401, html: renderMessage('Sign in to read this site', 'This site is only for signed-in visitors, and its sign-in page is not set up yet.'), cookies: [], private: true };
+  }
+  return { claims: claims ?? {}, cookies };
+}
+
+interface Place {
+  sections: SiteSectionRow[];
+  section: SiteSectionRow | null;
+  variants: SiteSpaceRow[];
+  variant: SiteSpaceRow;
+  pagePath: string;
+  /** Path of the section and variant, as links to them are written. */
+  prefix: string;
+}
+
+/** Which section, variant and page the path asks for, among those the visitor's claims let them see. */
+function locate(site: SiteRow, tree: SiteTree, claims: Claims, segments: string[]): Place | null {
+  const visible = <T extends { condition: string | null }>(rows: T[]) => rows.filter((r) => conditionHolds(r.condition, claims));
+  const sections = visible(sectionsInOrder(tree));
+  let rest = segments;
+  let section: SiteSectionRow | null = null;
+  if (tree.sections.length) {
+    section = sections.find((s) => s.path === rest[0]) ?? null;
+    if (section) rest = rest.slice(1);
+    else section = sections.find((s) => s.id === site.defaultSiteSectionId) ?? sections[0] ?? null;
+    if (!section) return null;
+  }
+  const variants = visible(spacesOf(tree, section?.id ?? null));
+  const defaultId = section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId;
+  let variant = variants.find((v) => v.path === rest[0]);
+  if (variant) rest = rest.slice(1);
+  else variant = variants.find((v) => v.id === defaultId) ?? variants[0];
+  if (!variant) return null;
+  const isDefault = variant.id === (variants.find((v) => v.id === defaultId) ?? variants[0]).id;
+  const prefix = [section && section.id !== (sections.find((s) => s.id === site.defaultSiteSectionId) ?? sections[0])?.id ? section.path : null, isDefault ? null : variant.path].filter(Boolean).join('/');
+  return { sections, section, variants, variant, pagePath: rest.join('/'), prefix };
+}
+
+const documents = (content: SpaceContent) => allPagesOf(content.tree).filter((p) => p.data.type === 'document');
+
+/** A request that came for another host: a site behind a proxy, or an organization's own hostname. */
+export async function readPublishedByHost(ctx: RequestContext, host: string, req: Omit<PublishedRequest, 'organizationId' | 'siteName'>): Promise<PublishedAnswer | null> {
+  const found = await publishedSiteForHost(ctx, host, req.segments);
+  return found ? readPublished(ctx, { ...req, ...found }) : null;
+}
+
+export async function readPublished(ctx: RequestContext, req: PublishedRequest): Promise<PublishedAnswer> {
+  const site = await findPublishedSite(ctx, req.organizationId, req.siteName);
+  if (!site) return { kind: 'html', status: 404, html: renderMessage('Page not found', 'There is no published site here.'), cookies: [], private: false };
+  const base = publishedUrl(ctx, site);
+  if (req.segments[0] === 'robots.txt') {
+    const open = site.visibility === 'public';
+    return { kind: 'text', contentType: 'text/plain; charset=utf-8', body: open ? `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n' };
+  }
+  const tree = await siteTree(ctx, site);
+  if (req.segments[0] === 'sitemap.xml') {
+    if (site.visibility !== 'public') return { kind: 'html', status: 404, html: renderMessage('Page not found', 'This site has no sitemap: it is not public.'), cookies: [], private: false };
+    return { kind: 'text', contentType: 'application/xml; charset=utf-8', body: await sitemap(ctx, site, tree, base) };
+  }
+
+  const admitted = await admit(ctx, site, req);
+  if ('kind' in admitted) return admitted;
+  const { claims, cookies } = admitted;
+  const restricted = site.visibility === 'share-link' || site.visibility === 'visitor-auth';
+  const notFound = (homeHref?: string): PublishedAnswer => ({ kind: 'html', status: 404, html: renderMessage('Page not found', 'This page does not exist, or you cannot see it.', homeHref), cookies, private: restricted });
+
+  const filesAt = req.segments.indexOf('~files');
+  const place = locate(site, tree, claims, filesAt >= 0 ? req.segments.slice(0, filesAt) : req.segments);
+  if (!place) return notFound();
+  const space = await spaceById(ctx).load(place.variant.spaceId);
+  if (!space || space.deletedAt) return notFound(base);
+  const content = await contentAt(ctx, space, space.revisionId);
+
+  if (filesAt >= 0) {
+    const found = await fileBytes(ctx, content, req.segments[filesAt + 1] ?? '');
+    return found ? { kind: 'bytes', contentType: found.file.contentType, bytes: found.bytes, name: found.file.name, private: restricted } : notFound(base);
+  }
+
+  const pages = documents(content);
+  const entry = place.pagePath ? content.tree.byPath.get(place.pagePath) : pages[0] && content.tree.byId.get(pages[0].data.id);
+  if (!entry || entry.page.data.type !== 'document') return notFound(base);
+
+  const customization = await customizationOf(ctx, site.id);
+  const theme = req.theme === 'dark' ? 'dark' : 'light';
+  const etag = `"${createHash('sha1')
+    .update(JSON.stringify([site.id, site.updatedAt, customization.updatedAt, space.revisionId, place.variant.id, entry.path, theme, claims, tree.sections, tree.groups, tree.siteSpaces]))
+    .digest('base64url')}"`;
+  if (req.ifNoneMatch === etag) return { kind: 'not-modified', etag };
+  const cached = rendered.get(etag);
+  if (cached) return { kind: 'html', status: 200, html: cached, etag, cookies, private: restricted };
+
+  const html = await renderPublishedPage(ctx, { site, base, place, content, entry, pages, theme, customization: customization.settings });
+  if (rendered.size >= CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
+  rendered.set(etag, html);
+  return { kind: 'html', status: 200, html, etag, cookies, private: restricted };
+}
+
+interface RenderInput {
+  site: SiteRow;
+  base: string;
+  place: Place;
+  content: SpaceContent;
+  entry: PageEntry;
+  pages: TreePage[];
+  theme: 'light' | 'dark';
+  customization: Record<string, unknown>;
+}
+
+async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, theme, customization }: RenderInput): Promise<string> {
+  const root = place.prefix ? `${base}/${place.prefix}` : base;
+  const pageHref = (e: PageEntry) => `${root}/${e.path}`;
+  const resolve = linkResolver(ctx, content, entry);
+  const bodies = await pageBodies(ctx, [entry.page]);
+  const { html, headings } = await markdownToHtml(bodies.get(entry.page.data.id) ?? '', (href) => {
+    const found = resolve(href);
+    if (found.ref.kind === 'page') return pageHref(content.tree.byId.get(found.ref.page)!);
+    if (found.ref.kind === 'anchor' && found.ref.page) return `${pageHref(content.tree.byId.get(found.ref.page)!)}#${found.ref.anchor}`;
+    if (found.ref.kind === 'file') return `${root}/~files/${found.ref.file}`;
+    return null;
+  });
+
+  const sidebarOf = (list: readonly TreePage[]): SidebarItem[] =>
+    list
+      .filter((p) => !p.data.hidden && p.data.type !== 'computed')
+      .map((p) => {
+        const e = content.tree.byId.get(p.data.id)!;
+        const children = sidebarOf(p.children);
+        if (p.data.type === 'group') return { kind: 'group', title: p.data.title, children };
+        if (p.data.type === 'link') return { kind: 'link', title: p.data.title, href: p.data.target?.kind === 'url' ? p.data.target.url : '#', children };
+        return { kind: 'page', title: p.data.title, href: pageHref(e), active: p.data.id === entry.page.data.id, children };
+      });
+  const navigable = pages.filter((p) => !p.data.hidden);
+  const at = navigable.findIndex((p) => p.data.id === entry.page.data.id);
+  const link = (p: TreePage | undefined): NavLink | undefined => (p ? { title: p.data.title, href: pageHref(content.tree.byId.get(p.data.id)!) } : undefined);
+  const layout = entry.page.data.layout;
+  const defaultSection = place.sections.find((s) => s.id === site.defaultSiteSectionId) ?? place.sections[0];
+  const tabs = place.sections.map((s) => ({ title: s.title, href: s.id === defaultSection?.id ? base : `${base}/${s.path}`, active: s.id === place.section?.id }));
+  const sectionRoot = place.section && place.section.id !== defaultSection?.id ? `${base}/${place.section.path}` : base;
+  const defaultVariant = place.variants.find((v) => v.id === (place.section ? place.section.defaultSiteSpaceId : site.defaultSiteSpaceId)) ?? place.variants[0];
+  const titles = new Map<string, string>();
+  for (const v of place.variants) titles.set(v.id, (await spaceById(ctx).load(v.spaceId))?.title ?? v.path);
+  const variants = place.variants.map((v) => ({ title: titles.get(v.id)!, href: v.id === defaultVariant.id ? sectionRoot : `${sectionRoot}/${v.path}`, active: v.id === place.variant.id }));
+  const styling = (customization.styling ?? {}) as { primaryColor?: { light?: string; dark?: string } };
+  const d = entry.page.data;
+  return renderPage({
+    siteTitle: typeof customization.title === 'string' ? customization.title : site.title,
+    homeHref: base,
+    theme,
+    selfHref: pageHref(entry),
+    canonical: site.visibility === 'public' ? pageHref(entry) : null,
+    noRobots: site.visibility !== 'public' || Boolean(d.noRobotsIndex || d.noIndex),
+    primaryColor: styling.primaryColor?.[theme] ?? '#346DDB',
+    tabs,
+    variants,
+    sidebar: sidebarOf(content.tree.pages),
+    page: {
+      title: d.title,
+      description: d.description,
+      html,
+      headings,
+      showTitle: layout?.title ?? true,
+      showDescription: layout?.description ?? true,
+      showOutline: layout?.outline ?? true,
+      showSidebar: layout?.tableOfContents ?? true,
+    },
+    ...((layout?.pagination ?? true) ? { previous: link(navigable[at - 1]), next: link(navigable[at + 1]) } : {}),
+  });
+}
+
+/** Every page a crawler may index: public sections and variants without conditions, pages neither hidden nor noIndex. */
+async function sitemap(ctx: RequestContext, site: SiteRow, tree: SiteTree, base: string): Promise<string> {
+  const urls: string[] = [];
+  const items = tree.sections.length ? topLevel(tree).flatMap((i) => (i.kind === 'section' ? [i.row] : tree.sections.filter((s) => s.groupId === i.row.id))) : [null];
+  const defaultSection = tree.sections.find((s) => s.id === site.defaultSiteSectionId) ?? sectionsInOrder(tree)[0];
+  for (const section of items) {
+    if (section?.condition) continue;
+    const variants = spacesOf(tree, section?.id ?? null);
+    const defaultId = section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId;
+    for (const variant of variants) {
+      if (variant.condition) continue;
+      const space = await spaceById(ctx).load(variant.spaceId);
+      if (!space || space.deletedAt) continue;
+      const content = await contentAt(ctx, space, space.revisionId);
+      const prefix = [section && section.id !== defaultSection?.id ? section.path : null, variant.id === defaultId ? null : variant.path].filter(Boolean).join('/');
+      for (const page of documents(content)) {
+        if (page.data.hidden || page.data.noIndex) continue;
+        urls.push(`${prefix ? `${base}/${prefix}` : base}/${content.tree.byId.get(page.data.id)!.path}`);
+      }
+    }
+  }
+  const esc = (u: string) => u.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `  <url><loc>${esc(u)}</loc></url>`).join('\n')}\n</urlset>\n`;
+}

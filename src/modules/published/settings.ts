@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { RequestContext } from '../../context/request-context';
+import { ValidationError } from '../../domain/errors';
+import { parseInput } from '../../domain/validate';
+import { componentErrors } from '../../lib/spec-schemas';
+import { DEFAULT_CUSTOMIZATION, getSite } from '../sites/service';
+import type { SiteRow } from '../sites/table';
+import { publishingAuthUpdateSchema, type PublishingAuthUpdateInput } from './input';
+import { siteCustomizations, sitePublishingAuth, type SitePublishingAuthRow } from './table';
+
+const newKey = () => randomBytes(32).toString('base64url');
+
+async function manage(ctx: RequestContext, organizationId: string, siteId: string): Promise<SiteRow> {
+  const site = await getSite(ctx, organizationId, siteId);
+  await ctx.authz.assert('site:manage', site, 'Only organization admins and members with the create role can change sites');
+  return site;
+}
+
+/** System use: the site's visitor sign-in settings, made (with a fresh key) the first time they are asked for. */
+export async function publishingAuthOf(ctx: RequestContext, site: SiteRow): Promise<SitePublishingAuthRow> {
+  const [found] = await ctx.db.select().from(sitePublishingAuth).where(eq(sitePublishingAuth.siteId, site.id));
+  if (found) return found;
+  await ctx.db.insert(sitePublishingAuth).values({ siteId: site.id, privateKey: newKey(), updatedAt: ctx.now() }).onConflictDoNothing();
+  const [made] = await ctx.db.select().from(sitePublishingAuth).where(eq(sitePublishingAuth.siteId, site.id));
+  return made;
+}
+
+/** System use: the key of a site's visitor tokens, when one was ever made. */
+export async function existingPublishingAuth(ctx: RequestContext, siteId: string): Promise<SitePublishingAuthRow | null> {
+  const [found] = await ctx.db.select().from(sitePublishingAuth).where(eq(sitePublishingAuth.siteId, siteId));
+  return found ?? null;
+}
+
+/** The key visitor tokens are signed with, and where visitors sign in. A secret: for those who manage the site. */
+export async function getPublishingAuth(ctx: RequestContext, organizationId: string, siteId: string): Promise<SitePublishingAuthRow> {
+  return publishingAuthOf(ctx, await manage(ctx, organizationId, siteId));
+}
+
+export async function updatePublishingAuth(ctx: RequestContext, organizationId: string, siteId: string, input: PublishingAuthUpdateInput): Promise<SitePublishingAuthRow> {
+  const site = await manage(ctx, organizationId, siteId);
+  const changes = parseInput(publishingAuthUpdateSchema, input);
+  await publishingAuthOf(ctx, site);
+  const [row] = await ctx.db
+    .update(sitePublishingAuth)
+    .set({ ...(changes.backend ? { backend: changes.backend } : {}), ...(changes.fallbackURL !== undefined ? { fallbackUrl: changes.fallbackURL } : {}), updatedAt: ctx.now() })
+    .where(eq(sitePublishingAuth.siteId, site.id))
+    .returning();
+  return row;
+}
+
+/** A new key: every visitor token signed with the old one stops working. */
+export async function regeneratePublishingAuth(ctx: RequestContext, organizationId: string, siteId: string): Promise<SitePublishingAuthRow> {
+  const site = await manage(ctx, organizationId, siteId);
+  await publishingAuthOf(ctx, site);
+  const [row] = await ctx.db.update(sitePublishingAuth).set({ privateKey: newKey(), updatedAt: ctx.now() }).where(eq(sitePublishingAuth.siteId, site.id)).returning();
+  return row;
+}
+
+/** System use: the customization a site is rendered with, the defaults until it is saved. */
+export async function customizationOf(ctx: RequestContext, siteId: string): Promise<{ settings: Record<string, unknown>; updatedAt: Date | null }> {
+  const [row] = await ctx.db.select().from(siteCustomizations).where(eq(siteCustomizations.siteId, siteId));
+  return row ? { settings: row.settings, updatedAt: row.updatedAt } : { settings: DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>, updatedAt: null };
+}
+
+export async function getCustomization(ctx: RequestContext, organizationId: string, siteId: string): Promise<Record<string, unknown>> {
+  const site = await getSite(ctx, organizationId, siteId);
+  return (await customizationOf(ctx, site.id)).settings;
+}
+
+/** Saves a whole customization, checked against the platform's SiteCustomizationSettings schema. */
+export async function updateCustomization(ctx: RequestContext, organizationId: string, siteId: string, input: unknown): Promise<Record<string, unknown>> {
+  const site = await manage(ctx, organizationId, siteId);
+  const errors = componentErrors('SiteCustomizationSettings', input);
+  if (errors) throw new ValidationError(`The customization does not match the platform's settings: ${errors.join('; ')}`);
+  const settings = input as Record<string, unknown>;
+  await ctx.db
+    .insert(siteCustomizations)
+    .values({ siteId: site.id, settings, updatedAt: ctx.now() })
+    .onConflictDoUpdate({ target: siteCustomizations.siteId, set: { settings, updatedAt: ctx.now() } });
+  return settings;
+}

@@ -1,0 +1,40 @@
+/**
+ * What a published site looks like until it is customized: the platform's defaults, every
+ * required setting present, so the published view validates against the official spec.
+ */
+export const DEFAULT_CUSTOMIZATION = {
+  styling: {
+    theme: 'clean',
+    primaryColor: { light: '#346DDB', dark: '#346DDB' },
+    infoColor: { light: '#787878', dark: '#787878' },
+    successColor: { light: '#02A36A', dark: '#02A36A' },
+    warningColor: { light: '#FE9A00', dark: '#FE9A00' },
+    dangerColor: { light: '#FB2C36', dark: '#FB2C36' },
+    corners: 'rounded',
+    depth: 'subtle',
+    links: 'default',
+    font: 'Inter',
+    monospaceFont: 'IBMPlexMono',
+    background: 'plain',
+    icons: 'regular',
+    sidebar: { background: 'default', list: 'default' },
+    search: 'subtle',
+  },
+  internationalization: { locale: 'en' },
+  favicon: {},
+  header: { preset: 'default', links: [] },
+  footer: { groups: [] },
+  themes: { default: 'light', toggeable: true },
+  pdf: { enabled: true },
+  feedback: { enabled: false },
+  ai: { mode: 'search' },
+  advancedCustomization: { enabled: true },
+  trademark: { enabled: true },
+  externalLinks: { target: 'self' },
+  pagination: { enabled: true },
+  pageActions: { externalAI: true, markdown: true },
+  git: { showEditLink: false },
+  privacyPolicy: {},
+  socialPreview: {},
+  insights: { trackingCookie: true },
+} as const;

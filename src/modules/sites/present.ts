@@ -1,0 +1,112 @@
+import type { RequestContext } from '../../context/request-context';
+import { presentSpace } from '../spaces/present';
+import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
+import type { ShareLinkRow, SiteRow } from './table';
+
+/** The platform's Site. */
+export async function presentSite(ctx: RequestContext, site: SiteRow) {
+  const published = publishedUrl(ctx, site);
+  return {
+    object: 'site' as const,
+    id: site.id,
+    type: site.type,
+    title: site.title,
+    visibility: site.visibility,
+    published: site.published,
+    ...(site.basename ? { basename: site.basename } : {}),
+    ...(site.proxyOrigin ? { proxy: { origin: site.proxyOrigin, target: published } } : {}),
+    siteSpaces: await siteSpaceCount(ctx, site),
+    createdAt: site.createdAt.toISOString(),
+    adaptiveContent: { enabled: site.adaptiveContent },
+    agentsContext: site.agentsContext,
+    features: [],
+    urls: {
+      location: `${ctx.config.publicUrl}/v1/orgs/${site.organizationId}/sites/${site.id}`,
+      app: `${ctx.config.appUrl}/o/${site.organizationId}/sites/${site.id}`,
+      ...(site.published ? { published } : {}),
+    },
+  };
+}
+
+/** The platform's SiteSpace. */
+export async function presentSiteSpace(ctx: RequestContext, { site, row, space, isDefault }: SiteSpaceInSite) {
+  return {
+    object: 'site-space' as const,
+    id: row.id,
+    path: row.path,
+    ...(row.sectionId ? { section: row.sectionId } : {}),
+    space: await presentSpace(ctx, space),
+    title: space.title,
+    default: isDefault,
+    ...(row.condition ? { condition: row.condition } : {}),
+    urls: site.published ? { published: `${publishedUrl(ctx, site)}/${row.path}` } : {},
+  };
+}
+
+/** The platform's ShareLink: its published URL carries the key. */
+export function presentShareLink(ctx: RequestContext, { site, link }: { site: SiteRow; link: ShareLinkRow }) {
+  return {
+    object: 'share-link' as const,
+    id: link.id,
+    createdAt: link.createdAt.toISOString(),
+    name: link.name,
+    active: link.active,
+    urls: { published: `${publishedUrl(ctx, site)}?shareKey=${link.key}` },
+  };
+}
+
+/** The platform's SiteSection, with its site spaces. */
+export async function presentSection(ctx: RequestContext, { site, row, isDefault, siteSpaces }: SectionView) {
+  return {
+    object: 'site-section' as const,
+    id: row.id,
+    title: row.title,
+    ...(row.description ? { description: row.description } : {}),
+    default: isDefault,
+    path: row.path,
+    ...(row.condition ? { condition: row.condition } : {}),
+    ...(row.groupId ? { sectionGroup: row.groupId } : {}),
+    ...(row.icon ? { icon: row.icon } : {}),
+    siteSpaces: await Promise.all(siteSpaces.map((s) => presentSiteSpace(ctx, s))),
+    urls: site.published ? { published: `${publishedUrl(ctx, site)}/${row.path}` } : {},
+  };
+}
+
+/** The platform's SiteSectionGroup, with its sections. */
+export async function presentSectionGroup(ctx: RequestContext, { row, sections }: SectionGroupView) {
+  return {
+    object: 'site-section-group' as const,
+    id: row.id,
+    title: row.title,
+    ...(row.icon ? { icon: row.icon } : {}),
+    sections: await Promise.all(sections.map((s) => presentSection(ctx, s))),
+  };
+}
+
+/** The platform's SiteStructure. */
+export async function presentStructure(ctx: RequestContext, view: StructureView) {
+  if (view.type === 'siteSpaces') return { type: 'siteSpaces' as const, structure: await Promise.all(view.structure.map((s) => presentSiteSpace(ctx, s))) };
+  return { type: 'sections' as const, structure: await Promise.all(view.structure.map((item) => (item.kind === 'section' ? presentSection(ctx, item) : presentSectionGroup(ctx, item)))) };
+}
+
+/** A moved structure item, as the kind of object it is. */
+export function presentMoved(ctx: RequestContext, moved: MovedItem) {
+  if (moved.kind === 'site-space') return presentSiteSpace(ctx, moved.view);
+  return moved.kind === 'section' ? presentSection(ctx, moved.view) : presentSectionGroup(ctx, moved.view);
+}
+
+/** The platform's PublishedContentSite: the site, its structure as readers see it, customizations and scripts. */
+export async function presentPublishedSite(ctx: RequestContext, { site, structure }: { site: SiteRow; structure: StructureView }) {
+  return {
+    object: 'published-content-site' as const,
+    site: await presentSite(ctx, site),
+    structure: await presentStructure(ctx, structure),
+    customizations: { site: DEFAULT_CUSTOMIZATION, siteSpaces: {} },
+    // Integrations add their scripts here once they exist.
+    scripts: [],
+  };
+}
+
+export function presentAdaptiveSchema({ schema, updatedAt }: { schema: Record<string, unknown>; updatedAt: Date }) {
+  return { object: 'site-adaptive-schema' as const, jsonSchema: schema, updatedAt: updatedAt.toISOString() };
+}

@@ -1,0 +1,30 @@
+import { and, eq } from 'drizzle-orm';
+import { requireViewer, type RequestContext } from '../../context/request-context';
+import { NotFoundError } from '../../domain/errors';
+import { siteById } from './loaders';
+import { structureOf, type StructureView } from './sections';
+import { loadTree } from './structure';
+import { shareLinks, type SiteRow } from './table';
+
+/** Whether a share key is an active link of this site. */
+async function opensSite(ctx: RequestContext, site: SiteRow, key: string | undefined): Promise<boolean> {
+  if (!key) return false;
+  const [link] = await ctx.db.select({ id: shareLinks.id }).from(shareLinks).where(and(eq(shareLinks.siteId, site.id), eq(shareLinks.key, key), eq(shareLinks.active, true)));
+  return link !== undefined;
+}
+
+/**
+ * A site as its readers get it: members who see the site always (a preview when unpublished);
+ * anyone else only once it is published, and then by its visibility: public and unlisted sites
+ * to everyone, share-link sites with an active key of theirs. Visitor-authenticated sites need a
+ * visitor token, which this API does not take: to anyone else they answer like a missing site.
+ */
+export async function publishedSite(ctx: RequestContext, organizationId: string, siteId: string, shareKey?: string): Promise<{ site: SiteRow; structure: StructureView }> {
+  requireViewer(ctx);
+  const site = await siteById(ctx).load(siteId);
+  if (!site || site.organizationId !== organizationId) throw new NotFoundError('Site');
+  const member = await ctx.authz.can('site:view', site);
+  const open = site.published && (site.visibility === 'public' || site.visibility === 'unlisted' || (site.visibility === 'share-link' && (await opensSite(ctx, site, shareKey))));
+  if (!member && !open) throw new NotFoundError('Site');
+  return { site, structure: await structureOf(ctx, await loadTree(ctx.db, site), true) };
+}

@@ -1,0 +1,203 @@
+import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
+import type {
+  SectionCreateInput,
+  SectionGroupCreateInput,
+  SectionGroupUpdateInput,
+  SectionUpdateInput,
+  ShareLinkCreateInput,
+  ShareLinkUpdateInput,
+  SiteCreateInput,
+  SiteListInput,
+  SiteSpaceAddInput,
+  SiteSpaceUpdateInput,
+  SiteUpdateInput,
+  StructureSortInput,
+} from './input';
+import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentStructure } from './present';
+import {
+  getAdaptiveSchema,
+  listTemplateConditions,
+  publishedSite,
+  setAdaptiveSchema,
+  addSection,
+  addSectionGroup,
+  addSectionToGroup,
+  deleteSection,
+  deleteSectionGroup,
+  listSectionGroups,
+  listSections,
+  moveStructureItem,
+  removeSectionFromGroup,
+  siteStructure,
+  sortStructure,
+  updateSection,
+  updateSectionGroup,
+  addSiteSpace,
+  createShareLink,
+  createSite,
+  deleteShareLink,
+  deleteSite,
+  deleteSiteSpace,
+  getSite,
+  listShareLinks,
+  listSites,
+  listSiteSpaces,
+  setPublished,
+  updateShareLink,
+  updateSite,
+  updateSiteSpace,
+} from './service';
+
+const SITE = '/v1/orgs/:organizationId/sites/:siteId';
+
+export function siteRoutes(r: RestRouter): void {
+  r.get('/v1/orgs/:organizationId/sites', async ({ ctx, params, query }) => {
+    const types = query.getAll('type').flatMap((t) => t.split(','));
+    const filter = { space: optionalParam(query, 'space'), title: optionalParam(query, 'title'), published: optionalParam(query, 'published'), ...(types.length ? { type: types } : {}) } as SiteListInput;
+    return { status: 200, body: await renderList(ctx, await listSites(ctx, params.organizationId, filter, pageArgs(query), REST_MAX), presentSite) };
+  });
+
+  r.post('/v1/orgs/:organizationId/sites', async ({ ctx, params, body }) => {
+    const site = await presentSite(ctx, await createSite(ctx, params.organizationId, bodyAs<SiteCreateInput>(body)));
+    return { status: 201, body: site, headers: { location: site.urls.location } };
+  });
+
+  r.get(SITE, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await getSite(ctx, params.organizationId, params.siteId)) }));
+
+  r.patch(SITE, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSite(ctx, await updateSite(ctx, params.organizationId, params.siteId, bodyAs<SiteUpdateInput>(body))),
+  }));
+
+  r.delete(SITE, async ({ ctx, params }) => {
+    await deleteSite(ctx, params.organizationId, params.siteId);
+    return { status: 204 };
+  });
+
+  r.post(`${SITE}/publish`, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await setPublished(ctx, params.organizationId, params.siteId, true)) }));
+  r.post(`${SITE}/unpublish`, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await setPublished(ctx, params.organizationId, params.siteId, false)) }));
+
+  r.get(`${SITE}/site-spaces`, async ({ ctx, params, query }) => {
+    const page = await listSiteSpaces(ctx, params.organizationId, params.siteId, { default: optionalParam(query, 'default') }, pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentSiteSpace) };
+  });
+
+  r.post(`${SITE}/site-spaces`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: await presentSiteSpace(ctx, await addSiteSpace(ctx, params.organizationId, params.siteId, bodyAs<SiteSpaceAddInput>(body))),
+  }));
+
+  r.patch(`${SITE}/site-spaces/:siteSpaceId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSiteSpace(ctx, await updateSiteSpace(ctx, params.organizationId, params.siteId, params.siteSpaceId, bodyAs<SiteSpaceUpdateInput>(body))),
+  }));
+
+  r.delete(`${SITE}/site-spaces/:siteSpaceId`, async ({ ctx, params }) => {
+    await deleteSiteSpace(ctx, params.organizationId, params.siteId, params.siteSpaceId);
+    return { status: 204 };
+  });
+
+  r.get(`${SITE}/share-links`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listShareLinks(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX), presentShareLink),
+  }));
+
+  r.post(`${SITE}/share-links`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: presentShareLink(ctx, await createShareLink(ctx, params.organizationId, params.siteId, bodyAs<ShareLinkCreateInput>(body))),
+  }));
+
+  r.patch(`${SITE}/share-links/:shareLinkId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: presentShareLink(ctx, await updateShareLink(ctx, params.organizationId, params.siteId, params.shareLinkId, bodyAs<ShareLinkUpdateInput>(body))),
+  }));
+
+  r.delete(`${SITE}/share-links/:shareLinkId`, async ({ ctx, params }) => {
+    await deleteShareLink(ctx, params.organizationId, params.siteId, params.shareLinkId);
+    return { status: 204 };
+  });
+
+  r.post(`${SITE}/site-spaces/:siteSpaceId/move`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-space', id: params.siteSpaceId }, body)),
+  }));
+
+  r.get(`${SITE}/structure`, async ({ ctx, params }) => ({ status: 200, body: await presentStructure(ctx, await siteStructure(ctx, params.organizationId, params.siteId)) }));
+
+  r.patch(`${SITE}/structure/sort`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentMoved(ctx, await sortStructure(ctx, params.organizationId, params.siteId, bodyAs<StructureSortInput>(body))),
+  }));
+
+  r.get(`${SITE}/sections`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listSections(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX), presentSection),
+  }));
+
+  r.post(`${SITE}/sections`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: await presentSection(ctx, await addSection(ctx, params.organizationId, params.siteId, bodyAs<SectionCreateInput>(body))),
+  }));
+
+  r.patch(`${SITE}/sections/:siteSectionId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSection(ctx, await updateSection(ctx, params.organizationId, params.siteId, params.siteSectionId, bodyAs<SectionUpdateInput>(body))),
+  }));
+
+  r.delete(`${SITE}/sections/:siteSectionId`, async ({ ctx, params }) => {
+    await deleteSection(ctx, params.organizationId, params.siteId, params.siteSectionId);
+    return { status: 204 };
+  });
+
+  r.post(`${SITE}/sections/:siteSectionId/move`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-section', id: params.siteSectionId }, body)),
+  }));
+
+  r.get(`${SITE}/section-groups`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listSectionGroups(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX), presentSectionGroup),
+  }));
+
+  r.post(`${SITE}/section-groups`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: await presentSectionGroup(ctx, await addSectionGroup(ctx, params.organizationId, params.siteId, bodyAs<SectionGroupCreateInput>(body))),
+  }));
+
+  r.patch(`${SITE}/section-groups/:siteSectionGroupId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentSectionGroup(ctx, await updateSectionGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, bodyAs<SectionGroupUpdateInput>(body))),
+  }));
+
+  r.delete(`${SITE}/section-groups/:siteSectionGroupId`, async ({ ctx, params }) => {
+    await deleteSectionGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId);
+    return { status: 204 };
+  });
+
+  r.post(`${SITE}/section-groups/:siteSectionGroupId/sections`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: await presentSectionGroup(ctx, await addSectionToGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, bodyAs<{ sectionId?: unknown }>(body))),
+  }));
+
+  r.delete(`${SITE}/section-groups/:siteSectionGroupId/sections/:siteSectionId`, async ({ ctx, params }) => {
+    await removeSectionFromGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, params.siteSectionId);
+    return { status: 204 };
+  });
+
+  r.post(`${SITE}/section-groups/:siteSectionGroupId/move`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-section-group', id: params.siteSectionGroupId }, body)),
+  }));
+
+  r.get(`${SITE}/adaptive-schema`, async ({ ctx, params }) => ({ status: 200, body: presentAdaptiveSchema(await getAdaptiveSchema(ctx, params.organizationId, params.siteId)) }));
+
+  r.put(`${SITE}/adaptive-schema`, async ({ ctx, params, body }) => ({ status: 200, body: presentAdaptiveSchema(await setAdaptiveSchema(ctx, params.organizationId, params.siteId, body)) }));
+
+  r.get(`${SITE}/adaptive-schema/template-conditions`, async ({ ctx, params }) => ({ status: 200, body: { items: await listTemplateConditions(ctx, params.organizationId, params.siteId) } }));
+
+  r.get(`${SITE}/published`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await presentPublishedSite(ctx, await publishedSite(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
+  }));
+}

@@ -1,0 +1,67 @@
+import { requireViewer, type RequestContext } from '../../context/request-context';
+import { NotFoundError, ValidationError } from '../../domain/errors';
+import { getOrganization } from '../organizations/service';
+import { getSpace } from '../spaces/service';
+import type { SpaceRow } from '../spaces/table';
+import { siteById } from './loaders';
+import type { SiteRow } from './table';
+
+/** A site of that organization the viewer may see; anything else, another organization's included, is NOT_FOUND. */
+export async function getSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<SiteRow> {
+  const org = await getOrganization(ctx, organizationId);
+  const site = await siteById(ctx).load(siteId);
+  if (!site || site.organizationId !== org.id) throw new NotFoundError('Site');
+  await ctx.authz.assertVisible('site:view', site, 'Site');
+  return site;
+}
+
+/** A site by id alone (GraphQL), through the same checks. */
+export async function getSiteById(ctx: RequestContext, siteId: string): Promise<SiteRow> {
+  requireViewer(ctx);
+  const site = await siteById(ctx).load(siteId);
+  if (!site) throw new NotFoundError('Site');
+  return getSite(ctx, site.organizationId, siteId).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError('Site') : error;
+  });
+}
+
+/** A site the viewer may change: admins and members with the create role. */
+export async function manageableSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<SiteRow> {
+  const site = await getSite(ctx, organizationId, siteId);
+  await ctx.authz.assert('site:manage', site, 'Only organization admins and members with the create role can change sites');
+  return site;
+}
+
+/** Spaces of the organization the viewer can see, by id, in the order given; anything else is a 400 naming it. */
+export async function spacesOfOrganization(ctx: RequestContext, organizationId: string, ids: string[], field: string): Promise<SpaceRow[]> {
+  const found: SpaceRow[] = [];
+  for (const id of ids) {
+    const space = await getSpace(ctx, id).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+    if (!space || space.organizationId !== organizationId) throw new ValidationError(`${field}: no space ${id} in this organization`, [field]);
+    found.push(space);
+  }
+  return found;
+}
+
+/** A path segment from a title: lower case, dashes. */
+export function pathOf(title: string): string {
+  const path = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\w-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 90);
+  return path || 'space';
+}
+
+/** `path`, or `path-2`, `path-3`... when taken; the answer is then taken too. */
+export function uniquePath(path: string, taken: Set<string>): string {
+  let candidate = path;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${path}-${n}`;
+  taken.add(candidate);
+  return candidate;
+}

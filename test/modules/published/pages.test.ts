@@ -1,0 +1,171 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ORIGIN, type TestApp } from '../../support/clients';
+import type { OrgFixture } from '../../support/factories';
+import { scenario } from '../../support/scenario';
+import { contentBench } from '../../support/change-requests';
+
+/** Published sites as readers get them, without a browser: HTML, access rules, crawler files, caching. */
+let t: TestApp;
+let acme: OrgFixture;
+
+beforeAll(async () => {
+  ({ t, acme } = await scenario({}));
+});
+afterAll(() => t?.close());
+
+const api = (method: string, path: string, body?: unknown) => t.rest(method, path, { token: acme.admin.token, body });
+const sitesPath = () => `/v1/orgs/${acme.organizationId}/sites`;
+
+async function publishedSite(visibility = 'public', pages = [{ title: 'Welcome', markdown: '# Hello\n\nSee [the guide](guide).\n\n## Details\n\n```js\nconst x = 1;\n```' }, { title: 'Guide', markdown: 'Guide text.' }]) {
+  const bench = await contentBench(() => t, () => acme, pages);
+  const site = (await api('POST', sitesPath(), { title: 'Reader site', visibility, spaces: [bench.spaceId] })).body;
+  expect((await api('POST', `${sitesPath()}/${site.id}/publish`)).status).toBe(200);
+  const url = (await api('GET', `${sitesPath()}/${site.id}`)).body.urls.published as string;
+  return { bench, site, url };
+}
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await t.app.fetch(new Request(url.startsWith('http') ? url : `${TEST_ORIGIN}${url}`, { headers }));
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+describe('published pages', () => {
+  it('renders the first page with the sidebar, links between pages, highlighted code, an outline and a pager', async () => {
+    const { url } = await publishedSite();
+    const home = await get(url);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toMatch(/text\/html/);
+    expect(home.text).toContain('<title>Welcome | Reader site</title>');
+    expect(home.text).toContain(`href="${url}/guide"`);
+    expect(home.text).toMatch(/<h2 id="details">Details<\/h2>/);
+    expect(home.text).toContain('class="hljs-keyword"');
+    expect(home.text).toMatch(/On this page.*href="#details"/s);
+    expect(home.text).toMatch(/rel="next" href="[^"]*\/guide">Guide/);
+    const guide = await get(`${url}/guide`);
+    expect(guide.text).toMatch(/rel="prev"[^>]*>← Welcome/);
+    expect((await get(`${url}/nowhere`)).status).toBe(404);
+    expect((await get(`${url}/nowhere`)).text).toContain('Page not found');
+  });
+
+  it('escapes what authors write: a page titled <script> renders as text, and raw HTML is sanitized', async () => {
+    const { url } = await publishedSite('public', [{ title: '<script>alert(1)</script>', markdown: 'Hi <script>alert(2)</script> <img src=x onerror=alert(3)>' }]);
+    const home = await get(url);
+    expect(home.text).not.toContain('<script>');
+    expect(home.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(home.text).not.toContain('onerror');
+  });
+
+  it('answers 304 to a repeated request, and a new ETag once the content changes', async () => {
+    const { url, bench } = await publishedSite();
+    const first = await get(url);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    expect((await get(url, { 'if-none-match': etag })).status).toBe(304);
+    await bench.space.update('Welcome', { markdown: 'Changed.' });
+    const after = await get(url, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.text).toContain('Changed.');
+  });
+
+  it('gives crawlers a sitemap and robots rules per visibility, leaving out hidden and noIndex pages', async () => {
+    const { url, bench } = await publishedSite('public', [{ title: 'One', markdown: '1' }, { title: 'Two', markdown: '2' }, { title: 'Secret', markdown: 's' }, { title: 'Quiet', markdown: 'q' }]);
+    await bench.space.update('Secret', { hidden: true });
+    await bench.space.update('Quiet', { noIndex: true });
+    const sitemap = await get(`${url}/sitemap.xml`);
+    expect(sitemap.headers.get('content-type')).toMatch(/xml/);
+    expect([...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([`${url}/one`, `${url}/two`]);
+    expect((await get(`${url}/robots.txt`)).text).toBe(`User-agent: *\nAllow: /\nSitemap: ${url}/sitemap.xml\n`);
+    expect((await get(`${url}/quiet`)).text).toContain('<meta name="robots" content="noindex,nofollow">');
+
+    const unlisted = await publishedSite('unlisted');
+    expect((await get(unlisted.url)).status).toBe(200);
+    expect((await get(unlisted.url)).text).toContain('noindex');
+    expect((await get(`${unlisted.url}/robots.txt`)).text).toBe('User-agent: *\nDisallow: /\n');
+    expect((await get(`${unlisted.url}/sitemap.xml`)).status).toBe(404);
+  });
+
+  it('keeps a share-link site behind its key, remembers the key in a cookie, and closes when it is revoked', async () => {
+    const { url, site } = await publishedSite('share-link');
+    expect((await get(url)).status).toBe(401);
+    const link = (await api('POST', `${sitesPath()}/${site.id}/share-links`, { name: 'Partners' })).body;
+    const key = new URL(link.urls.published).searchParams.get('shareKey')!;
+    const opened = await get(`${url}?shareKey=${key}`);
+    expect(opened.status).toBe(200);
+    const cookie = opened.headers.get('set-cookie')!.split(';')[0];
+    expect((await get(`${url}/guide`, { cookie })).status).toBe(200);
+    await api('DELETE', `${sitesPath()}/${site.id}/share-links/${link.id}`);
+    expect((await get(`${url}/guide`, { cookie })).status).toBe(401);
+  });
+
+  it('sends visitors of a visitor-auth site to sign in, and lets in a token signed with the site key until it expires', async () => {
+    const { url, site } = await publishedSite('visitor-auth');
+    expect((await get(url)).status).toBe(401);
+    await api('PATCH', `${sitesPath()}/${site.id}/publishing/auth`, { fallbackURL: 'https://login.example.com/start' });
+    const redirect = await get(url);
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe(`https://login.example.com/start?location=${encodeURIComponent(url)}`);
+    const { privateKey } = (await api('GET', `${sitesPath()}/${site.id}/publishing/auth`)).body;
+    const sign = (key: string, exp: string) => new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(new TextEncoder().encode(key));
+    const ok = await get(`${url}?jwt_token=${await sign(privateKey, '1h')}`);
+    expect(ok.status).toBe(200);
+    const cookie = ok.headers.get('set-cookie')!.split(';')[0];
+    expect((await get(`${url}/guide`, { cookie })).status).toBe(200);
+    expect((await get(`${url}?jwt_token=${await sign('not-the-key', '1h')}`)).status).toBe(302);
+    const expired = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(Math.floor(Date.now() / 1000) - 60);
+    expect((await get(`${url}?jwt_token=${await expired.sign(new TextEncoder().encode(privateKey))}`)).status).toBe(302);
+    // A new key retires every token signed with the old one.
+    await api('POST', `${sitesPath()}/${site.id}/publishing/auth/regenerate`);
+    expect((await get(`${url}/guide`, { cookie })).status).toBe(302);
+  });
+
+  it('shows conditional sections only to visitors whose claims match', async () => {
+    const { url, site, bench } = await publishedSite('public');
+    const pro = await contentBench(() => t, () => acme, [{ title: 'Pro features', markdown: 'For pro plans.' }]);
+    await api('POST', `${sitesPath()}/${site.id}/sections`, { spaceId: bench.spaceId, title: 'Docs' });
+    const section = (await api('POST', `${sitesPath()}/${site.id}/sections`, { spaceId: pro.spaceId, title: 'Pro' })).body;
+    await api('PATCH', `${sitesPath()}/${site.id}/sections/${section.id}`, { condition: 'visitor.claims.plan == "pro"' });
+    const { privateKey } = (await api('GET', `${sitesPath()}/${site.id}/publishing/auth`)).body;
+    const token = async (plan: string) => new SignJWT({ plan }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(privateKey));
+    const anonymous = await get(url);
+    expect(anonymous.text).not.toContain('>Pro<');
+    expect((await get(`${url}/pro`)).status).toBe(404);
+    const free = await get(`${url}/pro?jwt_token=${await token('free')}`);
+    expect(free.status).toBe(404);
+    const paying = await get(`${url}/pro?jwt_token=${await token('pro')}`);
+    expect(paying.status).toBe(200);
+    expect(paying.text).toContain('For pro plans.');
+  });
+
+  it('renders with the saved customization, checked against the platform schema', async () => {
+    const { url, site } = await publishedSite();
+    const current = (await api('GET', `${sitesPath()}/${site.id}/customization`)).body;
+    const changed = { ...current, title: 'Branded docs', styling: { ...current.styling, primaryColor: { light: '#ff0000', dark: '#00ff00' } } };
+    expect((await api('PUT', `${sitesPath()}/${site.id}/customization`, changed)).status).toBe(200);
+    const home = await get(url);
+    expect(home.text).toContain('Branded docs');
+    expect(home.text).toContain('--accent:#ff0000');
+    expect((await get(`${url}?theme=dark`)).text).toContain('--accent:#00ff00');
+    const bad = await api('PUT', `${sitesPath()}/${site.id}/customization`, { ...current, styling: { ...current.styling, corners: 'wobbly' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/corners/);
+  });
+
+  it('serves a site behind its proxy by Host and path, and the sites of an organization on its own hostname', async () => {
+    const { site } = await publishedSite();
+    await api('PATCH', `${sitesPath()}/${site.id}`, { proxy: 'docs.example.com/help', basename: 'handbook' });
+    expect((await api('GET', `${sitesPath()}/${site.id}`)).body.urls.published).toBe('https://docs.example.com/help');
+    const proxied = await get('http://docs.example.com/help/guide');
+    expect(proxied.status).toBe(200);
+    expect(proxied.text).toContain('Guide text.');
+    expect(proxied.text).toContain('href="https://docs.example.com/help"');
+    expect((await get('http://docs.example.com/elsewhere')).status).toBe(404);
+
+    const host = `h${acme.organizationId.slice(0, 8).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    expect((await api('PATCH', `/v1/orgs/${acme.organizationId}`, { hostname: host })).status).toBe(200);
+    await api('PATCH', `${sitesPath()}/${site.id}`, { proxy: null });
+    const own = await get(`http://${host}.quire.site/handbook/guide`);
+    expect(own.status).toBe(200);
+    expect(own.text).toContain('Guide text.');
+  });
+});
