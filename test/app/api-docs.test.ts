@@ -109,3 +109,14 @@ describe('/v1/docs', () => {
     expect(await response.json()).toEqual({ error: { code: 405, message: 'Method POST is not allowed on /v1/openapi.json' } });
   });
 });
+
+describe('route metadata', () => {
+  it('shows a route\'s own zod body schema as its request body', () => {
+    const create = document.paths['/orgs/{organizationId}/spaces'].post;
+    expect(create.operationId).toBe('createSpace');
+    const schema = create.requestBody.content['application/json'].schema;
+    expect(schema.type).toBe('object');
+    expect(schema.properties.title).toMatchObject({ type: 'string', maxLength: 50 });
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['title', 'parent', 'emoji']));
+  });
+});
