@@ -15,6 +15,7 @@ import { rateLimitedResponse } from '../graphql/rate-limited';
 import { RateLimiter } from '../auth/rate-limits';
 import { domainErrorResponse, errorResponse } from '../rest/errors';
 import { createRestRouter } from '../rest/routes';
+import { createDocs, DOCS_PATHS } from '../rest/docs';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
 import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
 import { servePublishedHost, servePublishedSite } from '../modules/published/rest';
@@ -49,6 +50,7 @@ export function createApp(appServices: AppServices, options: { graphqlPlugins?: 
   // Each app has its own limiter, as each instance would: they share counts through the database.
   const services: AppServices = rateLimits ? { ...appServices, rateLimiter: new RateLimiter(appServices.db, rateLimits, appServices.now) } : appServices;
   const router = createRestRouter();
+  const docs = createDocs(() => router.table());
   const publicHost = new URL(services.config.publicUrl).host;
   const http = httpSettings(services.config);
   const yoga = createYoga<{ quire: RequestContext }, RequestContext>({
@@ -90,6 +92,11 @@ export function createApp(appServices: AppServices, options: { graphqlPlugins?: 
           throw error;
         }
         return yoga.fetch(request, { quire: ctx });
+      }
+      if (pathname === DOCS_PATHS.document || pathname.startsWith(DOCS_PATHS.page)) {
+        // The reference is public: no token asked.
+        const answer = docs(request);
+        if (answer) return answer;
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
         return router.handle(request, () => createRequestContext(services, request, client.ip));

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
@@ -44,7 +44,10 @@ export class StatementCounter implements Logger {
   }
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+/** `drizzle/` at the project root: two levels up from this file, one up from the bundle in `dist/`. */
+export const MIGRATIONS_FOLDER = ['../drizzle', '../../drizzle']
+  .map((relative) => fileURLToPath(new URL(relative, import.meta.url)))
+  .find((folder) => existsSync(`${folder}/meta/_journal.json`))!;
 
 export interface DatabaseOptions {
   /** postgres:// URL; absent means embedded PGlite. */

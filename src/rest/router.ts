@@ -1,3 +1,4 @@
+import type { ZodType } from 'zod';
 import { requireViewer, type RequestContext } from '../context/request-context';
 import { ValidationError } from '../domain/errors';
 import { annotateRequest } from '../lib/log';
@@ -15,8 +16,21 @@ export interface RestRequest {
 export type RestResult = { status: number; body?: unknown; headers?: Record<string, string> };
 export type RestHandler = (req: RestRequest) => Promise<RestResult>;
 
-interface Route {
+/** What the OpenAPI document says of a route beyond its method and path. */
+export interface RouteMeta {
+  summary?: string;
+  /** The zod schema its service checks the body with: the document shows it as the request body. */
+  body?: ZodType;
+}
+
+/** One routed operation, as the OpenAPI document reads it. */
+export interface RouteEntry {
   method: string;
+  path: string;
+  meta?: RouteMeta;
+}
+
+interface Route extends RouteEntry {
   segments: string[];
   handler: RestHandler;
 }
@@ -25,21 +39,26 @@ interface Route {
 export class RestRouter {
   private routes: Route[] = [];
 
-  add(method: string, path: string, handler: RestHandler): this {
-    this.routes.push({ method, segments: path.split('/').filter(Boolean), handler });
+  add(method: string, path: string, handler: RestHandler, meta?: RouteMeta): this {
+    this.routes.push({ method, path, meta, segments: path.split('/').filter(Boolean), handler });
     return this;
   }
 
-  /** Every route as `{ method, path }`, in the order they were added: for generated tests and docs. */
+  get = (path: string, handler: RestHandler, meta?: RouteMeta) => this.add('GET', path, handler, meta);
+  post = (path: string, handler: RestHandler, meta?: RouteMeta) => this.add('POST', path, handler, meta);
+  put = (path: string, handler: RestHandler, meta?: RouteMeta) => this.add('PUT', path, handler, meta);
+  patch = (path: string, handler: RestHandler, meta?: RouteMeta) => this.add('PATCH', path, handler, meta);
+  delete = (path: string, handler: RestHandler, meta?: RouteMeta) => this.add('DELETE', path, handler, meta);
+
+  /** The routed operations, in the order they were added. */
+  table(): RouteEntry[] {
+    return this.routes.map(({ method, path, meta }) => ({ method, path, meta }));
+  }
+
+  /** Every route as `{ method, path }`, in the order they were added: for generated tests. */
   list(): { method: string; path: string }[] {
     return this.routes.map((route) => ({ method: route.method, path: `/${route.segments.join('/')}` }));
   }
-
-  get = (path: string, handler: RestHandler) => this.add('GET', path, handler);
-  post = (path: string, handler: RestHandler) => this.add('POST', path, handler);
-  put = (path: string, handler: RestHandler) => this.add('PUT', path, handler);
-  patch = (path: string, handler: RestHandler) => this.add('PATCH', path, handler);
-  delete = (path: string, handler: RestHandler) => this.add('DELETE', path, handler);
 
   private match(method: string, pathname: string): { route?: Route; params: Record<string, string>; pathMatched: boolean } {
     const parts = pathname.split('/').filter(Boolean);

@@ -3,7 +3,7 @@ import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { OrderInput } from '../members/input';
 import type { TransferInput } from '../placement/input';
 import { moveInputFromRest } from '../placement/rest';
-import type { SpaceCreateInput, SpaceUpdateInput } from './input';
+import { spaceCreateSchema, type SpaceCreateInput, type SpaceUpdateInput } from './input';
 import { getSpaceWithShareKey } from '../sites/service';
 import { presentSpace } from './present';
 import {
@@ -26,10 +26,15 @@ export function spaceRoutes(r: RestRouter): void {
     return { status: 200, body: await renderList(ctx, page, presentSpace) };
   });
 
-  r.post('/v1/orgs/:organizationId/spaces', async ({ ctx, params, body }) => {
-    const space = await presentSpace(ctx, await createSpace(ctx, params.organizationId, bodyAs<SpaceCreateInput>(body)));
-    return { status: 201, body: space, headers: { location: space.urls.location } };
-  });
+  r.post(
+    '/v1/orgs/:organizationId/spaces',
+    async ({ ctx, params, body }) => {
+      const space = await presentSpace(ctx, await createSpace(ctx, params.organizationId, bodyAs<SpaceCreateInput>(body)));
+      return { status: 201, body: space, headers: { location: space.urls.location } };
+    },
+    // The schema createSpace checks the body with: the API reference shows what is really accepted.
+    { body: spaceCreateSchema },
+  );
 
   r.get('/v1/collections/:collectionId/spaces', async ({ ctx, params, query }) => {
     const page = await listCollectionSpaces(ctx, params.collectionId, pageArgs(query), REST_MAX);
