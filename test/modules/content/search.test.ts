@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../support/clients';
+import type { Actor, OrgFixture } from '../../support/factories';
+import { scenario } from '../../support/scenario';
+import { contentBench, type ContentBench } from '../../support/change-requests';
+
+/** Full-text search over the current content of spaces, one space at a time or a whole organization. */
+let t: TestApp;
+let acme: OrgFixture;
+let other: OrgFixture;
+let people: Record<'reader' | 'guest', Actor>;
+let b: ContentBench;
+
+beforeAll(async () => {
+  ({ t, acme, other, people } = await scenario({ reader: ['read', 'Rita Reader'], guest: [null, 'Gus Guest'] }));
+  b = await contentBench(() => t, () => acme, [
+    { title: 'Kettle', markdown: 'How to boil water.\n\n# Descaling\n\nVinegar removes limescale from the kettle.' },
+    { title: 'Teapots', markdown: 'Warm the pot first.\n\n## Brewing\n\nSteep the leaves in boiling water.\n\n## Serving\n\nA kettle is not a teapot, and a teapot is not a kettle.' },
+    { title: 'Garden', markdown: 'Nothing about tea here.\n\n```\n# not a heading: kettle in code\n```' },
+  ]);
+});
+afterAll(() => t?.close());
+
+const search = (query: string, token = acme.admin.token, extra = '') => t.rest('GET', `/v1/spaces/${b.spaceId}/search?query=${encodeURIComponent(query)}${extra}`, { token });
+const titles = (body: any) => body.items.map((p: any) => p.title);
+
+describe('space search', () => {
+  it('answers 401 without credentials', async () => {
+    const res = await t.rest('GET', `/v1/spaces/${b.spaceId}/search?query=kettle`);
+    expect(res.status).toBe(401);
+  });
+
+  it('ranks a title hit above a body hit', async () => {
+    const res = await search('kettle', people.reader.token);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(titles(res.body)).toEqual(['Kettle', 'Teapots', 'Garden']);
+  });
+
+  it('cuts pages at their headings and highlights the words found in each section', async () => {
+    const res = await search('limescale');
+    expect(res.body.items).toHaveLength(1);
+    const [page] = res.body.items;
+    expect(page).toMatchObject({ id: (await b.pagesByTitle()).Kettle.id, title: 'Kettle', path: 'kettle' });
+    expect(page.urls.app).toMatch(/\/s\/.+\/kettle$/);
+    expect(page.sections).toEqual([
+      { id: 'descaling', title: 'Descaling', path: 'kettle#descaling', body: expect.stringMatching(/^Vinegar removes <mark>limescale<\/mark> from the kettle\.?$/), urls: { app: `${page.urls.app}#descaling` } },
+    ]);
+  });
+
+  it('shows the sections that matched by their own text, best first', async () => {
+    const res = await search('boiling water');
+    const teapots = res.body.items.find((p: any) => p.title === 'Teapots');
+    expect(teapots.sections.map((s: any) => s.title)).toEqual(['Brewing']);
+    expect(teapots.sections[0].body).toContain('<mark>boiling</mark> <mark>water</mark>');
+  });
+
+  it('answers 400 for an empty or missing query, 404 for another organization', async () => {
+    expect((await search('   ')).status).toBe(400);
+    expect((await t.rest('GET', `/v1/spaces/${b.spaceId}/search`, { token: acme.admin.token })).body).toEqual({ error: { code: 400, message: expect.stringContaining('query') } });
+    const foreign = await search('kettle', other.admin.token);
+    const missing = await t.rest('GET', `/v1/spaces/nope/search?query=kettle`, { token: other.admin.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+  });
+
+  it('pages through results with limit and page', async () => {
+    const first = await search('kettle', acme.admin.token, '&limit=2');
+    expect(titles(first.body)).toEqual(['Kettle', 'Teapots']);
+    expect(first.body.next.page).toEqual(expect.any(String));
+    const second = await search('kettle', acme.admin.token, `&limit=2&page=${first.body.next.page}`);
+    expect(titles(second.body)).toEqual(['Garden']);
+    expect(second.body.next).toBeUndefined();
+  });
+
+  it('follows edits: a changed page is found by its new words, no longer by its old ones', async () => {
+    await b.space.update('Garden', { markdown: 'Roses and tulips.' });
+    expect(titles((await search('kettle')).body)).toEqual(['Kettle', 'Teapots']);
+    expect(titles((await search('tulips')).body)).toEqual(['Garden']);
+    await b.space.update('Garden', { title: 'Flowerbeds' });
+    expect(titles((await search('flowerbeds')).body)).toEqual(['Flowerbeds']);
+    await b.space.remove('Flowerbeds');
+    expect((await search('tulips')).body.items).toEqual([]);
+  });
+
+  it('follows a merged change request', async () => {
+    const cr = await b.openChangeRequest('Add a page');
+    await b.editor(cr).create('Infusions', { markdown: 'Chamomile and mint.' });
+    expect((await search('chamomile')).body.items).toEqual([]);
+    const merged = await t.rest('POST', `/v1/spaces/${b.spaceId}/change-requests/${cr.id}/merge`, { token: acme.admin.token });
+    expect(merged.status, JSON.stringify(merged.body)).toBeLessThan(300);
+    expect(titles((await search('chamomile')).body)).toEqual(['Infusions']);
+  });
+});
