@@ -91,3 +91,74 @@ describe('space search', () => {
     expect(titles((await search('chamomile')).body)).toEqual(['Infusions']);
   });
 });
+
+describe('organization search', () => {
+  let tea: ContentBench;
+  let vault: ContentBench;
+  const orgSearch = (query: string, token: string, extra = '') => t.rest('GET', `/v1/orgs/${acme.organizationId}/search?query=${encodeURIComponent(query)}${extra}`, { token });
+  const spacesFound = (body: any) => body.items.map((s: any) => [s.title, s.pages.map((p: any) => p.title)]);
+
+  beforeAll(async () => {
+    tea = await contentBench(() => t, () => acme, [{ title: 'Oolong', markdown: 'Rolled leaves; rinse them with hot water from the kettle.' }, { title: 'Sencha', markdown: 'Green, steamed.' }]);
+    vault = await contentBench(() => t, () => acme, [{ title: 'Secret kettle', markdown: 'The kettle recipe nobody may read.' }]);
+    await t.rest('PATCH', `/v1/spaces/${tea.spaceId}`, { token: acme.admin.token, body: { title: 'Tea room' } });
+    await t.rest('PATCH', `/v1/spaces/${vault.spaceId}`, { token: acme.admin.token, body: { title: 'Vault', defaultLevel: null } });
+    await t.rest('PATCH', `/v1/spaces/${b.spaceId}`, { token: acme.admin.token, body: { title: 'Kitchen' } });
+  });
+
+  it('answers 401 without credentials and 400 for an empty query', async () => {
+    expect((await t.rest('GET', `/v1/orgs/${acme.organizationId}/search?query=kettle`)).status).toBe(401);
+    expect((await orgSearch('', people.reader.token)).body).toEqual({ error: { code: 400, message: expect.stringContaining('query') } });
+  });
+
+  it('groups pages by space, best space first; the admin also finds the restricted space', async () => {
+    const res = await orgSearch('kettle', acme.admin.token);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(spacesFound(res.body)).toEqual([
+      ['Kitchen', ['Kettle', 'Teapots']],
+      ['Vault', ['Secret kettle']],
+      ['Tea room', ['Oolong']],
+    ]);
+    expect(res.body.items[2].pages[0].sections[0].body).toContain('<mark>kettle</mark>');
+  });
+
+  it('never shows a reader a hit from a space they cannot see', async () => {
+    expect(spacesFound((await orgSearch('kettle', people.reader.token)).body)).toEqual([
+      ['Kitchen', ['Kettle', 'Teapots']],
+      ['Tea room', ['Oolong']],
+    ]);
+    expect((await orgSearch('recipe', people.reader.token)).body).toEqual({ items: [], count: 0 });
+  });
+
+  it('shows a guest only the spaces shared with them, and another organization nothing at all', async () => {
+    const guest = await orgSearch('kettle', people.guest.token);
+    if (guest.status === 200) expect(guest.body.items).toEqual([]);
+    else expect(guest.status).toBe(404);
+    const foreign = await orgSearch('kettle', other.admin.token);
+    const missing = await t.rest('GET', `/v1/orgs/nope/search?query=kettle`, { token: other.admin.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+    expect((await t.rest('GET', `/v1/spaces/${vault.spaceId}/search?query=kettle`, { token: people.reader.token })).status).toBe(404);
+  });
+
+  it('pages through spaces', async () => {
+    const first = await orgSearch('kettle', acme.admin.token, '&limit=2');
+    expect(spacesFound(first.body).map(([title]: string[]) => title)).toEqual(['Kitchen', 'Vault']);
+    const second = await orgSearch('kettle', acme.admin.token, `&limit=2&page=${first.body.next.page}`);
+    expect(spacesFound(second.body)).toEqual([['Tea room', ['Oolong']]]);
+    expect(second.body.next).toBeUndefined();
+  });
+
+  it("stems words in the space's language, and as written without one", async () => {
+    expect((await orgSearch('rinsing', acme.admin.token)).body.items).toEqual([]);
+    await t.rest('PATCH', `/v1/spaces/${tea.spaceId}`, { token: acme.admin.token, body: { language: 'en' } });
+    expect(spacesFound((await orgSearch('rinsing', acme.admin.token)).body)).toEqual([['Tea room', ['Oolong']]]);
+    await t.rest('PATCH', `/v1/spaces/${tea.spaceId}`, { token: acme.admin.token, body: { language: 'fr' } });
+    expect((await orgSearch('rinsing', acme.admin.token)).body.items).toEqual([]);
+  });
+
+  it('leaves out a space in the trash', async () => {
+    await t.rest('DELETE', `/v1/spaces/${vault.spaceId}`, { token: acme.admin.token });
+    expect(spacesFound((await orgSearch('recipe', acme.admin.token)).body)).toEqual([]);
+  });
+});
