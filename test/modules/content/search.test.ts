@@ -3,6 +3,7 @@ import type { TestApp } from '../../support/clients';
 import type { Actor, OrgFixture } from '../../support/factories';
 import { scenario } from '../../support/scenario';
 import { contentBench, type ContentBench } from '../../support/change-requests';
+import { gid } from '../../support/doors';
 
 /** Full-text search over the current content of spaces, one space at a time or a whole organization. */
 let t: TestApp;
@@ -100,7 +101,7 @@ describe('organization search', () => {
 
   beforeAll(async () => {
     tea = await contentBench(() => t, () => acme, [{ title: 'Oolong', markdown: 'Rolled leaves; rinse them with hot water from the kettle.' }, { title: 'Sencha', markdown: 'Green, steamed.' }]);
-    vault = await contentBench(() => t, () => acme, [{ title: 'Secret kettle', markdown: 'The kettle recipe nobody may read.' }]);
+    vault = await contentBench(() => t, () => acme, [{ title: 'Vault notes', markdown: 'The kettle recipe nobody may read: a kettle, then another kettle.' }]);
     await t.rest('PATCH', `/v1/spaces/${tea.spaceId}`, { token: acme.admin.token, body: { title: 'Tea room' } });
     await t.rest('PATCH', `/v1/spaces/${vault.spaceId}`, { token: acme.admin.token, body: { title: 'Vault', defaultLevel: null } });
     await t.rest('PATCH', `/v1/spaces/${b.spaceId}`, { token: acme.admin.token, body: { title: 'Kitchen' } });
@@ -116,7 +117,7 @@ describe('organization search', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(spacesFound(res.body)).toEqual([
       ['Kitchen', ['Kettle', 'Teapots']],
-      ['Vault', ['Secret kettle']],
+      ['Vault', ['Vault notes']],
       ['Tea room', ['Oolong']],
     ]);
     expect(res.body.items[2].pages[0].sections[0].body).toContain('<mark>kettle</mark>');
@@ -160,5 +161,38 @@ describe('organization search', () => {
   it('leaves out a space in the trash', async () => {
     await t.rest('DELETE', `/v1/spaces/${vault.spaceId}`, { token: acme.admin.token });
     expect(spacesFound((await orgSearch('recipe', acme.admin.token)).body)).toEqual([]);
+  });
+});
+
+describe('search over GraphQL', () => {
+  const SPACE = `query ($id: ID!, $query: String!, $first: Int, $after: String) { node(id: $id) { ... on Space { search(query: $query, first: $first, after: $after) {
+    edges { cursor node { title path url page { title } sections { title anchor snippet url } } } pageInfo { hasNextPage endCursor } } } } }`;
+  const ORG = `query ($id: ID!, $query: String!) { node(id: $id) { ... on Organization { search(query: $query) { edges { node { space { title } pages { title } } } } } } }`;
+
+  it('answers Space.search like the REST search, page by page', async () => {
+    const first = await t.graphql(SPACE, { id: b.spaceGid, query: 'kettle', first: 1 }, acme.admin.token);
+    expect(first.body.errors).toBeUndefined();
+    const conn = first.body.data.node.search;
+    expect(conn.edges.map((e: any) => e.node.title)).toEqual(['Kettle']);
+    expect(conn.edges[0].node.page).toEqual({ title: 'Kettle' });
+    expect(conn.pageInfo.hasNextPage).toBe(true);
+    const rest = await t.rest('GET', `/v1/spaces/${b.spaceId}/search?query=kettle&limit=1`, { token: acme.admin.token });
+    expect(conn.pageInfo.endCursor).toBe(rest.body.next.page);
+    const next = await t.graphql(SPACE, { id: b.spaceGid, query: 'kettle', first: 5, after: conn.pageInfo.endCursor }, acme.admin.token);
+    expect(next.body.data.node.search.edges.map((e: any) => e.node.title)).toEqual(['Teapots']);
+  });
+
+  it('refuses an empty query with a validation error', async () => {
+    const res = await t.graphql(SPACE, { id: b.spaceGid, query: ' ' }, acme.admin.token);
+    expect(res.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('answers Organization.search grouped by space, with only what the reader may see', async () => {
+    const res = await t.graphql(ORG, { id: gid('Organization', acme.organizationId), query: 'kettle' }, people.reader.token);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.node.search.edges.map((e: any) => [e.node.space.title, e.node.pages.map((p: any) => p.title)])).toEqual([
+      ['Kitchen', ['Kettle', 'Teapots']],
+      ['Tea room', ['Oolong']],
+    ]);
   });
 });
