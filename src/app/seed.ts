@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { createCollection } from '../modules/collections/service';
 import { bootstrapOrganization, upsertMember } from '../modules/members/service';
 import { inviteToContent } from '../modules/permissions/service';
+import { seedPages } from './demo-content';
 import { createSpace, updateSpace } from '../modules/spaces/service';
 import { bootstrapTeam } from '../modules/teams/service';
 import { countUsers, createApiToken, ensureUser } from '../modules/users/service';
@@ -17,16 +18,18 @@ export interface DemoData {
 
 /**
  * A collection with two spaces, one of them open only to the Writers team and the guest, and a
- * space at the top level: enough to see default levels and grants at work.
+ * space at the top level: enough to see default levels and grants at work. Pages with headings,
+ * a table, code, an image and links (one broken), and an open change request.
  */
 async function seedContent(ctx: RequestContext, organizationId: string, teamId: string, guestId: string): Promise<void> {
   const handbook = await createCollection(ctx, organizationId, { title: 'Handbook' });
-  await createSpace(ctx, organizationId, { title: 'Getting started', emoji: '🚀', parent: handbook.id });
+  const gettingStarted = await createSpace(ctx, organizationId, { title: 'Getting started', emoji: '🚀', parent: handbook.id });
   const drafts = await createSpace(ctx, organizationId, { title: 'Drafts', emoji: '📝', parent: handbook.id });
   await updateSpace(ctx, drafts.id, { defaultLevel: null });
   await inviteToContent(ctx, { kind: 'space', row: drafts }, { role: 'edit', teams: [teamId] });
   await inviteToContent(ctx, { kind: 'space', row: drafts }, { role: 'comment', users: [guestId] });
-  await createSpace(ctx, organizationId, { title: 'API reference', emoji: '📚' });
+  const api = await createSpace(ctx, organizationId, { title: 'API reference', emoji: '📚' });
+  await seedPages(ctx, gettingStarted.id, api.id);
 }
 
 /** On a database with no users: a demo organization, its admin, a few members, a team and some content. */
