@@ -111,17 +111,22 @@ export async function indexRevisionMove(tx: Tx, spaceId: string, from: string, t
 
 /**
  * Indexes the spaces matching `scope` (a condition on `spaces`) whose index is missing or was
- * built from another revision or language: one statement when all are up to date.
+ * built from another revision or language: one statement when all are up to date. Answers the
+ * languages of those spaces, so a search asks only the text search configurations in use.
  */
-export async function refreshIndex(db: Db, scope: SQL, readRevision: ReadRevision): Promise<void> {
-  const stale = rowsOf(
-    await db.execute(sql`select spaces.id, spaces.revision_id, spaces.language from spaces
-      left join search_spaces ss on ss.space_id = spaces.id
-      where ${scope} and (ss.space_id is null or ss.revision_id <> spaces.revision_id or ss.language is distinct from spaces.language)`),
+export async function refreshIndex(db: Db, scope: SQL, readRevision: ReadRevision): Promise<(string | null)[]> {
+  const [found] = rowsOf(
+    await db.execute(sql`select coalesce(array_agg(distinct spaces.language), '{}') as languages,
+        coalesce(json_agg(json_build_object('id', spaces.id, 'revision', spaces.revision_id, 'language', spaces.language))
+          filter (where ss.space_id is null or ss.revision_id <> spaces.revision_id or ss.language is distinct from spaces.language), '[]') as stale
+      from spaces left join search_spaces ss on ss.space_id = spaces.id
+      where ${scope}`),
   );
+  const stale = (typeof found.stale === 'string' ? JSON.parse(found.stale) : found.stale) as { id: string; revision: string; language: string | null }[];
   for (const row of stale) {
-    const revision = await readRevision(row.revision_id as string);
+    const revision = await readRevision(row.revision);
     if (!revision) continue;
-    await db.transaction((tx) => reconcile(tx, row.id as string, revision, (row.language as string | null) ?? null));
+    await db.transaction((tx) => reconcile(tx, row.id, revision, row.language));
   }
+  return found.languages as (string | null)[];
 }

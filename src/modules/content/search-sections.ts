@@ -59,8 +59,6 @@ const CONFIGS: Record<string, string> = {
   el: 'greek', hu: 'hungarian', ro: 'romanian', id: 'indonesian', lt: 'lithuanian',
 };
 
-export const SEARCH_CONFIGS = ['simple', ...new Set(Object.values(CONFIGS))];
-
 export function searchConfig(language: string | null): string {
   return (language && CONFIGS[language]) || 'simple';
 }

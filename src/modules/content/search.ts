@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { spaces } from '../spaces/table';
 import { readRevision } from './commit';
 import { refreshIndex } from './search-index';
-import { SEARCH_CONFIGS } from './search-sections';
+import { searchConfig } from './search-sections';
 
 /** A section of a page that matched, its text cut around the words found (marked with <mark>). */
 export interface SectionHit {
@@ -79,9 +79,11 @@ interface HitRow {
  * heading above text, `ts_rank`), grouped into pages and pages into spaces. `spaceWindow` cuts
  * the spaces, `pageWindow` the pages of each space (by their rank in it, from 1).
  */
-async function searchRows(ctx: RequestContext, scope: SQL, query: string, spaceWindow: SQL, pageWindow: SQL): Promise<HitRow[]> {
+async function searchRows(ctx: RequestContext, scope: SQL, languages: (string | null)[], query: string, spaceWindow: SQL, pageWindow: SQL): Promise<HitRow[]> {
+  const configs = [...new Set(languages.map(searchConfig))];
+  if (configs.length === 0) return [];
   const result = await ctx.db.execute(sql`with queries as (
-      select c::regconfig as config, websearch_to_tsquery(c::regconfig, ${query}) as q from unnest(${param(SEARCH_CONFIGS)}::text[]) as c
+      select c::regconfig as config, websearch_to_tsquery(c::regconfig, ${query}) as q from unnest(${param(configs)}::text[]) as c
     ), hits as (
       select s.space_id, s.page_id, s.section, s.config, qs.q, ts_rank(s.tsv, qs.q) as rank, ts_rank(${SECTION_WEIGHTS}::float4[], s.tsv, qs.q) as own_rank
       from queries qs
@@ -134,8 +136,8 @@ function group(rows: HitRow[]): SpaceHit[] {
 export async function searchSpacePages(ctx: RequestContext, spaceId: string, query: string, args: PageArgs, max: number): Promise<Page<PageHit>> {
   const { offset, size } = rankWindow(args, max);
   const scope = eq(spaces.id, spaceId);
-  await refreshIndex(ctx.db, scope, (id) => readRevision(ctx.db, id));
-  const rows = await searchRows(ctx, scope, query, sql``, sql`n > ${offset} and n <= ${offset + size + 1}`);
+  const languages = await refreshIndex(ctx.db, scope, (id) => readRevision(ctx.db, id));
+  const rows = await searchRows(ctx, scope, languages, query, sql``, sql`n > ${offset} and n <= ${offset + size + 1}`);
   return rankedPage(group(rows)[0]?.pages ?? [], offset, size);
 }
 
@@ -147,7 +149,7 @@ export async function searchSpacePages(ctx: RequestContext, spaceId: string, que
 export async function searchOrganizationSpaces(ctx: RequestContext, organizationId: string, visible: SQL | undefined, query: string, args: PageArgs, max: number): Promise<Page<SpaceHit>> {
   const { offset, size } = rankWindow(args, max);
   const live = and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt))!;
-  await refreshIndex(ctx.db, live, (id) => readRevision(ctx.db, id));
-  const rows = await searchRows(ctx, and(live, visible)!, query, sql`limit ${size + 1} offset ${offset}`, sql`n <= ${PAGES_PER_SPACE}`);
+  const languages = await refreshIndex(ctx.db, live, (id) => readRevision(ctx.db, id));
+  const rows = await searchRows(ctx, and(live, visible)!, languages, query, sql`limit ${size + 1} offset ${offset}`, sql`n <= ${PAGES_PER_SPACE}`);
   return rankedPage(group(rows), offset, size);
 }
