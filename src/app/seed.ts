@@ -18,7 +18,8 @@ export interface DemoData {
 
 /**
  * A collection with two spaces, one of them open only to the Writers team and the guest, and a
- * space at the top level: enough to see default levels and grants at work.
+ * space at the top level: enough to see default levels and grants at work. Pages with headings,
+ * a table, code, an image and links (one broken), and an open change request.
  */
 async function seedContent(ctx: RequestContext, organizationId: string, teamId: string, guestId: string): Promise<void> {
   const handbook = await createCollection(ctx, organizationId, { title: 'Handbook' });

@@ -54,4 +54,8 @@ it('gives the demo spaces real pages, an open change request and two published s
   ]);
   const shareLinks = await t.rest('GET', `/v1/orgs/${demo.organizationId}/sites/${sites.body.items[1].id}/share-links`, { token });
   expect(shareLinks.body.items.map((l: any) => l.name)).toEqual(['Partners']);
+
+  // Search finds the demo's words, grouped by space.
+  const found = await t.rest('GET', `/v1/orgs/${demo.organizationId}/search?query=revisions`, { token });
+  expect(found.body.items.map((s: any) => [s.title, s.pages.map((p: any) => p.title)])).toEqual([['Getting started', ['Welcome']]]);
 });

@@ -12,6 +12,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
+import { ensureBenchContent } from './content-data';
 import { ADMIN_TOKEN, benchDatabaseUrl, ensureBenchData, READER_TOKEN } from './data';
 import { measureOperations } from './operations';
 import { SHAPES } from './shapes';
@@ -40,6 +41,7 @@ interface Run {
 
 const url = benchDatabaseUrl();
 await ensureBenchData(url);
+await ensureBenchContent(url);
 
 async function start(file: string): Promise<Child> {
   const child = fork(new URL(file, import.meta.url), [], { env: { ...process.env, QUIRE_BENCH_DATABASE_URL: url }, execArgv: process.execArgv });

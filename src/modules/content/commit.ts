@@ -8,6 +8,7 @@ import { spaceById } from '../spaces/loaders';
 import { advanceSpaceRevision, currentRevisionId } from '../spaces/queries';
 import type { SpaceRow } from '../spaces/table';
 import { ObjectBatch } from './objects';
+import { indexRevisionMove } from './search-index';
 import { loadRevisionTree, writeFiles, writePages, type RevisionTree, type TreeFile, type TreePage } from './tree';
 
 const REVISION_CACHE_LIMIT = 1000;
@@ -60,7 +61,11 @@ export function spacePointer(spaceId: string): RevisionPointer {
       if (!id) throw new NotFoundError('Space');
       return id;
     },
-    advance: (tx, from, to) => advanceSpaceRevision(tx, spaceId, from, to),
+    async advance(tx, from, to) {
+      if (!(await advanceSpaceRevision(tx, spaceId, from, to))) return false;
+      await indexRevisionMove(tx, spaceId, from, to, (id) => readRevision(tx, id));
+      return true;
+    },
   };
 }
 

@@ -148,3 +148,8 @@ export const linkQuerySchema = z.object({
   status: z.enum(['ok', 'broken', 'in-app'], { error: 'status must be one of ok, broken, in-app' }).optional(),
 });
 export type LinkQueryInput = z.input<typeof linkQuerySchema>;
+
+export const searchSchema = z.object({
+  query: z.string({ error: 'query is required' }).trim().min(1, 'query must not be empty').max(512, 'query must be at most 512 characters'),
+});
+export type SearchInput = z.input<typeof searchSchema>;

@@ -4,7 +4,7 @@ import type { RequestContext } from '../../context/request-context';
 import { getOrganization } from '../organizations/service';
 import { presentOrganization } from '../organizations/present';
 import { presentSpace } from '../spaces/present';
-import { fileDownloadUrl, pageBodies, pageDocument, type ContentRef, type LinkUsage, type PageEntry, type SpaceContent, type TreeFile, type TreePage } from './service';
+import { fileDownloadUrl, pageBodies, pageDocument, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
 
 /** What a page's body is given as: markdown (lists), or the format asked for (one page). */
 export type BodyFormat = 'markdown' | 'document';
@@ -103,4 +103,28 @@ export async function linkUsagePresenter(ctx: RequestContext, content: SpaceCont
 export async function pageLocationPresenter(ctx: RequestContext, content: SpaceContent, entries: readonly PageEntry[]) {
   const locate = await locationPresenter(ctx, content, await pageBodies(ctx, entries.map((e) => e.page)));
   return async (_: RequestContext, entry: PageEntry) => (await locate({ kind: 'page', page: entry.page.data.id }))!;
+}
+
+
+/** A page hit as the platform's SearchPageResult; each section's address ends in its heading's anchor. */
+export function presentPageHit(ctx: RequestContext, hit: PageHit) {
+  const url = `${ctx.config.appUrl}/o/${hit.organizationId}/s/${hit.spaceId}/${hit.path}`;
+  return {
+    id: hit.pageId,
+    title: hit.title,
+    path: hit.path,
+    sections: hit.sections.map((s) => ({
+      id: s.anchor || hit.pageId,
+      title: s.heading || hit.title,
+      path: s.anchor ? `${hit.path}#${s.anchor}` : hit.path,
+      body: s.snippet,
+      urls: { app: s.anchor ? `${url}#${s.anchor}` : url },
+    })),
+    urls: { app: url },
+  };
+}
+
+/** A space hit as the platform's SearchSpaceResult. */
+export function presentSpaceHit(ctx: RequestContext, hit: SpaceHit) {
+  return { id: hit.spaceId, title: hit.title, pages: hit.pages.map((p) => presentPageHit(ctx, p)) };
 }

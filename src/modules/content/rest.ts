@@ -3,8 +3,8 @@ import { errorResponse } from '../../rest/errors';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam, type RestRouter } from '../../rest/router';
 import type { LinkQueryInput, PageReadInput, RevisionReadInput } from './input';
-import { linkUsagePresenter, pageLocationPresenter, presentFile, presentPage, presentRevision } from './present';
-import { allPagesOf, fileBacklinksOf, getContent, getFile, getPage, getPageByPath, linksOf, listFiles, pageBodies, readSignedFile, readSignedPdf, type SpaceContent } from './service';
+import { presentPageHit, presentSpaceHit, linkUsagePresenter, pageLocationPresenter, presentFile, presentPage, presentRevision } from './present';
+import { allPagesOf, fileBacklinksOf, getContent, getFile, getPage, getPageByPath, linksOf, listFiles, pageBodies, readSignedFile, readSignedPdf, searchOrganizationContent, searchSpace, type SpaceContent } from './service';
 
 const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
 const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;
@@ -24,6 +24,16 @@ export async function renderBacklinks(ctx: RequestContext, content: SpaceContent
 }
 
 export function contentRoutes(r: RestRouter): void {
+  r.get('/v1/spaces/:spaceId/search', async ({ ctx, params, query }) => {
+    const page = await searchSpace(ctx, params.spaceId, { query: optionalParam(query, 'query') as string }, pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentPageHit) };
+  });
+
+  r.get('/v1/orgs/:organizationId/search', async ({ ctx, params, query }) => {
+    const page = await searchOrganizationContent(ctx, params.organizationId, { query: optionalParam(query, 'query') as string }, pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentSpaceHit) };
+  });
+
   r.get('/v1/spaces/:spaceId/links', async ({ ctx, params, query }) => renderLinks(ctx, await getContent(ctx, params.spaceId), query));
 
   r.get('/v1/spaces/:spaceId/content/page/:pageId/links', async ({ ctx, params, query }) => renderLinks(ctx, await getContent(ctx, params.spaceId), query, params.pageId));

@@ -17,6 +17,7 @@ import {
   pageReadSchema,
   pageUpdateSchema,
   revisionReadSchema,
+  searchSchema,
   type FileRenameInput,
   type FileUploadInput,
   type LinkQueryInput,
@@ -28,6 +29,7 @@ import {
   type PageReadInput,
   type PageUpdateInput,
   type RevisionReadInput,
+  type SearchInput,
 } from './input';
 import { resolverFor } from './links';
 import { linkUsages, type LinkUsage } from './references';
@@ -41,7 +43,11 @@ import type { Db, Tx } from '../../db/client';
 import { uniqueSlug, slugify } from './slugs';
 import { allPages, insertPage, loadRevisionTree, removePage, replacePage, type FileData, type PageData, type PageEntry, type PageLayout, type RevisionTree, type TreeFile, type TreePage } from './tree';
 
+import { searchOrganizationSpaces, searchSpacePages, type PageHit, type SpaceHit } from './search';
+import { getOrganization } from '../organizations/service';
+
 export { spacePointer } from './commit';
+export type { PageHit, SpaceHit, SectionHit } from './search';
 export type { PageEntry, RevisionTree, TreeFile, TreePage } from './tree';
 export type { RevisionPointer } from './commit';
 export type { MergeConflict, ConflictKind } from './merge';
@@ -593,4 +599,20 @@ export async function mergeConflicts(ctx: RequestContext, space: SpaceRow, revis
 export async function changesBetween(ctx: RequestContext, space: SpaceRow, from: string, to: string): Promise<PageChange[]> {
   const [before, after] = [await revisionTree(ctx, space, from), await revisionTree(ctx, space, to)];
   return pageChanges(before, after, await bodiesOf(ctx.db, changedBodies(before, after)));
+}
+
+// ---------------------------------------------------------------- search
+
+/** Pages of a space's current content matching a query, best first, with their matching sections. */
+export async function searchSpace(ctx: RequestContext, spaceId: string, input: SearchInput, args: PageArgs, max: number): Promise<Page<PageHit>> {
+  const space = await getSpace(ctx, spaceId);
+  const { query } = parseInput(searchSchema, input);
+  return searchSpacePages(ctx, space.id, query, args, max);
+}
+
+/** Spaces of an organization the viewer may see whose current content matches a query, each with its best pages. */
+export async function searchOrganizationContent(ctx: RequestContext, organizationId: string, input: SearchInput, args: PageArgs, max: number): Promise<Page<SpaceHit>> {
+  const org = await getOrganization(ctx, organizationId);
+  const { query } = parseInput(searchSchema, input);
+  return searchOrganizationSpaces(ctx, org.id, await ctx.authz.listFilter('space', [org.id]), query, args, max);
 }

@@ -43,14 +43,4 @@ export const organizationUpdateSchema = z
   .strict();
 export type OrganizationUpdateInput = z.input<typeof organizationUpdateSchema>;
 
-export const organizationSearchSchema = z.object({
-  query: z
-    .string({ error: 'query is required' })
-    .trim()
-    .min(1, 'query is required')
-    .max(512, 'query must be at most 512 characters'),
-});
-
-export type OrganizationSearchInput = z.input<typeof organizationSearchSchema>;
-
 export const emailDomainSchema = domainSchema;

@@ -1,8 +1,8 @@
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
-import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
+import { bodyAs, type RestRouter } from '../../rest/router';
 import type { OrganizationUpdateInput } from './input';
 import { presentOrganization } from './present';
-import { getOrganization, listOrganizationsForEmailDomain, listViewerOrganizations, searchOrganization, updateOrganization } from './service';
+import { getOrganization, listOrganizationsForEmailDomain, listViewerOrganizations, updateOrganization } from './service';
 
 export function organizationRoutes(r: RestRouter): void {
   r.get('/v1/orgs', async ({ ctx, query }) => ({
@@ -19,12 +19,6 @@ export function organizationRoutes(r: RestRouter): void {
     status: 200,
     body: await presentOrganization(ctx, await updateOrganization(ctx, params.organizationId, bodyAs<OrganizationUpdateInput>(body))),
   }));
-
-  r.get('/v1/orgs/:organizationId/search', async ({ ctx, params, query }) => {
-    pageArgs(query);
-    const page = await searchOrganization(ctx, params.organizationId, { query: optionalParam(query, 'query') as string });
-    return { status: 200, body: await renderList(ctx, page, (_, item) => item) };
-  });
 
   r.get('/v1/email-domains/:emailDomain/orgs', async ({ ctx, params }) => {
     const orgs = await listOrganizationsForEmailDomain(ctx, params.emailDomain);

@@ -3,16 +3,14 @@ import type { Tx } from '../../db/client';
 import { byTimeThenId, keysetPage } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, PreconditionFailedError } from '../../domain/errors';
-import { emptyPage, type Page, type PageArgs } from '../../domain/page';
+import { type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { organizationMembers } from '../members/table';
 import {
   emailDomainSchema,
-  organizationSearchSchema,
   organizationTitleSchema,
   organizationUpdateSchema,
-  type OrganizationSearchInput,
   type OrganizationUpdateInput,
 } from './input';
 import { organizationById } from './loaders';
@@ -117,13 +115,6 @@ export async function updateOrganization(ctx: RequestContext, id: string, input:
   ctx.viewer?.organizations?.set(id, updated);
   ctx.sessions?.forgetOrganization(id);
   return updated;
-}
-
-/** Content search across the organization. There is no content to search yet, so no results. */
-export async function searchOrganization(ctx: RequestContext, id: string, input: OrganizationSearchInput): Promise<Page<never>> {
-  await getOrganization(ctx, id);
-  parseInput(organizationSearchSchema, input);
-  return emptyPage();
 }
 
 /**

@@ -1,9 +1,10 @@
 import { bigList } from './big-list';
 import { changeRequestList } from './change-requests';
+import { contentPages, organizationSearch, spaceSearch } from './content';
 import type { BenchShape } from './shape';
 import { small } from './small';
 import { twoLevel } from './two-level';
 import { twoLevelReader } from './two-level-reader';
 
 /** Every shape `npm run bench` measures, in the order of its table. */
-export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, changeRequestList];
+export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList];
