@@ -8,6 +8,8 @@ export interface Config {
   appUrl: string;
   databaseUrl?: string;
   dataDir: string;
+  /** Hosts (`host` or `host:port`) that imports may fetch even when they resolve to internal addresses. */
+  fetchAllowHosts?: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -19,5 +21,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (env.QUIRE_APP_URL ?? publicUrl).replace(/\/$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.QUIRE_DATA_DIR ?? './.quire/data'),
+    fetchAllowHosts: (env.QUIRE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
   };
 }

@@ -40,6 +40,9 @@ import { mergeTrees, type MergeConflict } from './merge';
 import { changedBodies, pageChanges, type PageChange } from './changes';
 import type { Db, Tx } from '../../db/client';
 import { uniqueSlug, slugify } from './slugs';
+import { fetchImport, IMPORT_SOURCES } from './import';
+import { TEMPLATES } from './templates';
+import { FetchRefused } from '../../lib/safe-fetch';
 import { allPages, insertPage, loadRevisionTree, removePage, replacePage, type FileData, type PageData, type PageEntry, type PageLayout, type RevisionTree, type TreeFile, type TreePage } from './tree';
 
 export { spacePointer } from './commit';
@@ -605,4 +608,30 @@ export async function mergeConflicts(ctx: RequestContext, space: SpaceRow, revis
 export async function changesBetween(ctx: RequestContext, space: SpaceRow, from: string, to: string): Promise<PageChange[]> {
   const [before, after] = [await revisionTree(ctx, space, from), await revisionTree(ctx, space, to)];
   return pageChanges(before, after, await bodiesOf(ctx.db, changedBodies(before, after)));
+}
+
+/** Imports the content at a URL into a space (or, with a pointer, a change request), in one revision. */
+export async function importContent(ctx: RequestContext, spaceId: string, input: unknown, pointer?: RevisionPointer): Promise<{ revision: string; importedResources: number; totalResources: number }> {
+  await editableSpace(ctx, spaceId);
+  const body = (typeof input === 'object' && input !== null ? input : {}) as { url?: unknown; source?: unknown };
+  if (typeof body.url !== 'string' || !URL.canParse(body.url)) throw new ValidationError('url: must be an absolute http or https URL', ['url']);
+  if (typeof body.source !== 'string') throw new ValidationError(`source: required, one of ${IMPORT_SOURCES.join(', ')}`, ['source']);
+  let imported;
+  try {
+    imported = await fetchImport(body.url, body.source, ctx.config.fetchAllowHosts ?? []);
+  } catch (error) {
+    if (error instanceof FetchRefused) throw new ValidationError(error.message, ['url']);
+    throw error;
+  }
+  if (imported.pages.length === 0) throw new ValidationError(`url: nothing to import was found at ${body.url}`, ['url']);
+  const written = await addContent(ctx, spaceId, imported, 'append', pointer);
+  return { revision: written.tree.revision.id, importedResources: written.pageIds.length + written.fileIds.length, totalResources: imported.total };
+}
+
+/** Adds the pages of a built-in template to a space. */
+export async function applyTemplate(ctx: RequestContext, spaceId: string, input: unknown): Promise<void> {
+  const id = (input as { id?: unknown } | null)?.id;
+  const template = typeof id === 'string' && Object.hasOwn(TEMPLATES, id) ? TEMPLATES[id] : undefined;
+  if (!template) throw new ValidationError(`id: unknown template; the templates are ${Object.keys(TEMPLATES).join(', ')}`, ['id']);
+  await addContent(ctx, spaceId, { pages: template.pages }, 'append');
 }
