@@ -183,7 +183,10 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
       const hash = absolute.hash;
       absolute.hash = '';
       const slug = slugOf.get(absolute.href);
-      return slug === undefined ? undefined : `/${slug}${hash}`;
+      if (slug !== undefined) return `/${slug}${hash}`;
+      // A page that answered an error stays a broken link; one left out (not crawled) points at the site.
+      if (failed.has(absolute.href) || absolute.origin !== origin) return undefined;
+      return `${absolute.href}${hash}`;
     });
     result.push({ title: titles.get(url)!, markdown: body });
   }

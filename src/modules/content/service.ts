@@ -614,6 +614,8 @@ export async function changesBetween(ctx: RequestContext, space: SpaceRow, from:
 export async function importContent(ctx: RequestContext, spaceId: string, input: unknown, pointer?: RevisionPointer): Promise<{ revision: string; importedResources: number; totalResources: number }> {
   await editableSpace(ctx, spaceId);
   const body = (typeof input === 'object' && input !== null ? input : {}) as { url?: unknown; source?: unknown };
+  // An import request is a URL and a source; anything this large is not one.
+  if (JSON.stringify(body).length > 16 * 1024) throw new ValidationError('request body: an import request is larger than 16 KB; send only url and source');
   if (typeof body.url !== 'string' || !URL.canParse(body.url)) throw new ValidationError('url: must be an absolute http or https URL', ['url']);
   if (typeof body.source !== 'string') throw new ValidationError(`source: required, one of ${IMPORT_SOURCES.join(', ')}`, ['source']);
   let imported;
