@@ -1,4 +1,5 @@
 import { unzipSync } from 'fflate';
+import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import { ValidationError } from '../../domain/errors';
 import { FetchRefused, safeFetch, type FetchedResource } from '../../lib/safe-fetch';
@@ -6,7 +7,7 @@ import type { NewFile, NewPage } from './input';
 import { slugify, uniqueSlug } from './slugs';
 
 /** The sources this server imports; the other values of the platform's enum are refused by name. */
-export const IMPORT_SOURCES = ['website', 'html', 'markdown', 'zip'] as const;
+export const IMPORT_SOURCES = ['website', 'html', 'markdown', 'zip', 'docx'] as const;
 
 /**
  * Imports run inline within these bounds rather than on the job queue: the platform answers the
@@ -269,6 +270,35 @@ async function importZip(url: string, budget: Budget): Promise<ImportedContent> 
   return { pages, files, total: documents.length + Object.keys(entries).filter((p) => IMAGE_EXT.test(p)).length };
 }
 
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/** A Word document: one page, its embedded images as files. */
+async function importDocx(url: string, budget: Budget): Promise<ImportedContent> {
+  const fetched = await budget.fetch(url, [DOCX, 'application/octet-stream']);
+  const names = new FileNames();
+  const files: NewFile[] = [];
+  let html: string;
+  try {
+    const converted = await mammoth.convertToHtml(
+      { buffer: fetched.bytes },
+      {
+        convertImage: mammoth.images.imgElement(async (image) => {
+          const bytes = Buffer.from(await image.readAsBase64String(), 'base64');
+          const name = names.assign(`image.${image.contentType.split('/')[1] ?? 'bin'}`);
+          files.push({ name, bytes, contentType: image.contentType });
+          return { src: name };
+        }),
+      },
+    );
+    html = converted.value;
+  } catch {
+    throw new FetchRefused('url: the resource is not a readable docx document');
+  }
+  const markdown = turndown().turndown(html);
+  const title = markdownTitle(markdown) ?? (baseName(new URL(fetched.url).pathname).replace(/\.docx$/i, '') || 'Imported document');
+  return { pages: [{ title, markdown }], files, total: 1 + files.length };
+}
+
 /** Fetches and converts the content at `url`; errors are the caller's (FetchRefused or ValidationError). */
 export async function fetchImport(url: string, source: string, allowHosts: readonly string[]): Promise<ImportedContent> {
   const budget = new Budget(allowHosts);
@@ -281,6 +311,8 @@ export async function fetchImport(url: string, source: string, allowHosts: reado
       return importMarkdown(url, budget);
     case 'zip':
       return importZip(url, budget);
+    case 'docx':
+      return importDocx(url, budget);
     default:
       throw new ValidationError(`source: ${JSON.stringify(source)} is not supported; supported sources are ${IMPORT_SOURCES.join(', ')}`, ['source']);
   }

@@ -22,6 +22,14 @@ const zip = zipSync({
   'docs/img/diagram.png': new Uint8Array(png(4, 4)),
 });
 
+const xml = (text: string) => new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${text}`);
+// The smallest Word document: content types, the package relation and one body with a heading and a paragraph.
+const docx = zipSync({
+  '[Content_Types].xml': xml('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
+  '_rels/.rels': xml('<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
+  'word/document.xml': xml('<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Meeting notes</w:t></w:r></w:p><w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Decided</w:t></w:r><w:r><w:t xml:space="preserve"> to ship on Friday.</w:t></w:r></w:p></w:body></w:document>'),
+});
+
 function site(path: string): { status: number; type?: string; body?: string | Buffer; location?: string } {
   if (path === '/' || path === '/index.html') {
     const links = Array.from({ length: 19 }, (_, i) => `<li><a href="/p${i + 1}.html">Page ${i + 1}</a></li>`).join('');
@@ -35,6 +43,7 @@ function site(path: string): { status: number; type?: string; body?: string | Bu
   }
   if (path === '/img/logo.png') return { status: 200, type: 'image/png', body: png(8, 8) };
   if (path === '/doc.md') return { status: 200, type: 'text/markdown', body: '# Release notes\n\n- Faster imports\n' };
+  if (path === '/notes.docx') return { status: 200, type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', body: Buffer.from(docx) };
   if (path === '/archive.zip') return { status: 200, type: 'application/zip', body: Buffer.from(zip) };
   if (path === '/to-metadata') return { status: 302, location: 'http://169.254.169.254/latest/meta-data/' };
   if (path === '/to-loopback') return { status: 302, location: `http://127.0.0.2:${(server.address() as AddressInfo).port}/doc.md` };
@@ -101,6 +110,18 @@ describe('content import', () => {
     expect(links.body.stats.broken.total).toBe(0);
   });
 
+  it('imports a Word document as a page', async () => {
+    allow();
+    const b = await bench();
+    const res = await t.rest('POST', `/v1/spaces/${b.spaceId}/content/import`, { token: token(), body: { url: `${origin}/notes.docx`, source: 'docx' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ importedResources: 1, totalResources: 1 });
+    const pages = (await t.rest('GET', `/v1/spaces/${b.spaceId}/content/pages`, { token: token() })).body.pages as any[];
+    expect(pages.map((p) => p.title)).toEqual(['Meeting notes']);
+    const one = await t.rest('GET', `/v1/spaces/${b.spaceId}/content/page/${pages[0].id}?format=markdown`, { token: token() });
+    expect(one.body.markdown).toContain('**Decided** to ship on Friday.');
+  });
+
   it('refuses loopback without the setting, and redirects to internal addresses even with it', async () => {
     const b = await bench();
     const before = await revision(b.spaceId);
@@ -127,7 +148,7 @@ describe('content import', () => {
     expect(notUri.body.error.message).toContain('url');
     const unknown = await t.rest('POST', `/v1/spaces/${b.spaceId}/content/import`, { token: token(), body: { url: `${origin}/doc.md`, source: 'notion' } });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.message).toContain('website, html, markdown, zip');
+    expect(unknown.body.error.message).toContain('website, html, markdown, zip, docx');
     const huge = await t.rest('POST', `/v1/spaces/${b.spaceId}/content/import`, { token: token(), rawBody: JSON.stringify({ url: `${origin}/doc.md`, source: 'markdown', pad: 'x'.repeat(10 * 1024 * 1024) }) });
     expect(huge.status).toBeGreaterThanOrEqual(400);
     expect(huge.status).toBeLessThan(500);
