@@ -13,6 +13,8 @@ export interface Config {
   http?: Partial<HttpSettings>;
   /** Requests allowed per caller and window; absent: no limits (what tests start with). */
   rateLimits?: RateLimitSettings;
+  /** Hosts (`host` or `host:port`) that imports may fetch even when they resolve to internal addresses. */
+  fetchAllowHosts?: string[];
 }
 
 export interface RateLimitSettings {
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.QUIRE_DATA_DIR ?? './.quire/data'),
     http: loadHttpSettings(env),
     rateLimits: loadRateLimits(env),
+    fetchAllowHosts: (env.QUIRE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
   };
 }
 

@@ -25,6 +25,8 @@ export interface TestApp {
   /** Serves the app on a free loopback port, for real HTTP clients. */
   serve(): Promise<{ url: string; stop(): Promise<void> }>;
   close(): Promise<void>;
+  /** The app's settings; tests may change them (e.g. `fetchAllowHosts`). */
+  config: Config;
 }
 
 export const TEST_ORIGIN = 'http://quire.test';
@@ -40,6 +42,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
 
   return {
     app,
+    config,
     database,
     db: database.db,
     clock,

@@ -3,10 +3,10 @@ import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { RevisionReadInput, PageReadInput } from '../content/input';
 import { presentFile, presentPage, presentRevision } from '../content/present';
 import { renderBacklinks, renderLinks } from '../content/rest';
-import { allPagesOf, fileOf, filesOf, findPage, pageBodies } from '../content/service';
+import { allPagesOf, fileOf, filesOf, findPage, importContent, pageBodies } from '../content/service';
 import type { ChangeRequestCreateInput, ChangeRequestListInput, ChangeRequestUpdateInput, PdfQueryInput } from './input';
 import { presentChangeRequest } from './present';
-import { changeRequestContent, changeRequestPdfUrl, createChangeRequest, getChangeRequest, listChangeRequests, mergeChangeRequest, updateChangeRequest, updateFromSpace } from './service';
+import { changeRequestContent, changeRequestEditTarget, changeRequestPdfUrl, createChangeRequest, getChangeRequest, listChangeRequests, mergeChangeRequest, updateChangeRequest, updateFromSpace } from './service';
 
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 
@@ -30,6 +30,11 @@ export function changeRequestRoutes(r: RestRouter): void {
     status: 200,
     body: await presentChangeRequest(ctx, await updateChangeRequest(ctx, params.spaceId, params.changeRequestId, bodyAs<ChangeRequestUpdateInput>(body))),
   }));
+
+  r.post(`${CR}/content/import`, async ({ ctx, params, body }) => {
+    const target = await changeRequestEditTarget(ctx, params.spaceId, params.changeRequestId);
+    return { status: 201, body: await importContent(ctx, target.spaceId, body, target.pointer) };
+  });
 
   r.post(`${CR}/merge`, async ({ ctx, params }) => {
     const { revision, result } = await mergeChangeRequest(ctx, params.spaceId, params.changeRequestId);

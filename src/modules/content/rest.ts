@@ -4,7 +4,24 @@ import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam, type RestRouter } from '../../rest/router';
 import type { LinkQueryInput, PageReadInput, RevisionReadInput } from './input';
 import { presentPageHit, presentSpaceHit, linkUsagePresenter, pageLocationPresenter, presentFile, presentPage, presentRevision } from './present';
-import { allPagesOf, fileBacklinksOf, getContent, getFile, getPage, getPageByPath, linksOf, listFiles, pageBodies, readSignedFile, readSignedPdf, searchOrganizationContent, searchSpace, type SpaceContent } from './service';
+import {
+  allPagesOf,
+  applyTemplate,
+  importContent,
+  fileBacklinksOf,
+  getContent,
+  getFile,
+  getPage,
+  getPageByPath,
+  linksOf,
+  listFiles,
+  pageBodies,
+  readSignedFile,
+  readSignedPdf,
+  searchOrganizationContent,
+  searchSpace,
+  type SpaceContent,
+} from './service';
 
 const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
 const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;
@@ -32,6 +49,13 @@ export function contentRoutes(r: RestRouter): void {
   r.get('/v1/orgs/:organizationId/search', async ({ ctx, params, query }) => {
     const page = await searchOrganizationContent(ctx, params.organizationId, { query: optionalParam(query, 'query') as string }, pageArgs(query), REST_MAX);
     return { status: 200, body: await renderList(ctx, page, presentSpaceHit) };
+  });
+
+  r.post('/v1/spaces/:spaceId/content/import', async ({ ctx, params, body }) => ({ status: 201, body: await importContent(ctx, params.spaceId, body) }));
+
+  r.post('/v1/spaces/:spaceId/content/template', async ({ ctx, params, body }) => {
+    await applyTemplate(ctx, params.spaceId, body);
+    return { status: 201 };
   });
 
   r.get('/v1/spaces/:spaceId/links', async ({ ctx, params, query }) => renderLinks(ctx, await getContent(ctx, params.spaceId), query));
