@@ -1,7 +1,7 @@
 import { createApp } from './app/app';
 import { requestTimeoutMs, withDeadline } from './app/deadline';
 import { loadConfig } from './config/config';
-import { describeStartFailure } from './app/start-failure';
+import { describeStartFailure } from './lib/start-failure';
 import { appWhenReady } from './app/starting';
 import { seedDemoIfEmpty } from './app/seed';
 import { listen } from './app/server';

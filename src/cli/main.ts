@@ -5,7 +5,7 @@ import { roleOrGuestSchema } from '../domain/roles';
 import { parseInput } from '../domain/validate';
 import { bootstrapOrganization, upsertMember } from '../modules/members/service';
 import { createApiToken, ensureUser, userIdByEmail } from '../modules/users/service';
-import { describeStartFailure } from '../app/start-failure';
+import { describeStartFailure } from '../lib/start-failure';
 
 /**
  * `npm run --silent quire -- <command>`: administration against the same database as the server.
