@@ -1,6 +1,8 @@
 import { createApp } from './app/app';
 import { requestTimeoutMs, withDeadline } from './app/deadline';
 import { loadConfig, loadObservabilityConfig } from './config/config';
+import { describeStartFailure } from './lib/start-failure';
+import { appWhenReady } from './app/starting';
 import { seedDemoIfEmpty } from './app/seed';
 import { listen } from './app/server';
 import { openDatabaseWhenReachable } from './db/reachable';
@@ -13,34 +15,54 @@ import { createMetrics } from './app/metrics';
 import { observe } from './app/observe';
 import { exitOnSignals } from './app/shutdown';
 
-const config = { ...loadConfig(), ...loadObservabilityConfig() };
-const log = createLogger({ level: config.logLevel });
-setProcessLog(log);
-const metrics = createMetrics();
-const statements = new StatementCounter();
-metrics.countStatements(statements);
-const started: { readiness?: Readiness } = {};
-// Installed first: a signal during startup stops what was started so far, and nothing is cut midway.
-const shutdown = exitOnSignals({ log, timeoutMs: config.shutdownTimeoutMs, onDrain: () => started.readiness && (started.readiness.draining = true) });
-// A database that is not up yet (or restarting) is waited for, with one log line per attempt.
-const database = await openDatabaseWhenReachable({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true, counter: statements, onStatement: metrics.timeStatement });
-shutdown.add({ name: 'database pool', run: () => database.close() });
-const demo = await seedDemoIfEmpty(database.db);
-const { sessions, stop: stopSessions } = await startSessionCache(database);
-shutdown.add({ name: 'session cache', run: () => stopSessions() });
-const services = { db: database.db, config, now: () => new Date(), sessions };
-const app = createApp(services, { graphqlPlugins: [metrics.graphqlPlugin()] });
-// After the migrations: pg-boss then creates or migrates its own schema. Only the server works
-// jobs; the command line never starts the queue.
-const jobs = await JobQueue.start({ database, now: services.now });
-shutdown.add({ name: 'job queue', run: () => jobs.stop(config.shutdownTimeoutMs * 0.1) });
-metrics.watchJobs(jobs);
-const readiness = createReadiness({ database, jobs });
-started.readiness = readiness;
-const observed = observe(withDeadline(app, requestTimeoutMs()), { log, metrics, metricsAccess: config.metrics, readiness });
-const { port, stop } = await listen(observed, config.port);
-// Leaves the later steps a fifth of the budget.
-shutdown.add({ name: 'http server', run: () => stop(config.shutdownTimeoutMs * 0.8) });
+/**
+ * Settings, then the port (so a busy port fails before anything is written), then the database,
+ * the demo seed and the queue. Requests meanwhile get 503; any failure is one line and exit 1.
+ */
+async function start() {
+  const config = { ...loadConfig(), ...loadObservabilityConfig() };
+  const log = createLogger({ level: config.logLevel });
+  setProcessLog(log);
+  const metrics = createMetrics();
+  const statements = new StatementCounter();
+  metrics.countStatements(statements);
+  const started: { readiness?: Readiness } = {};
+  // Installed first: a signal during startup stops what was started so far, and nothing is cut midway.
+  const shutdown = exitOnSignals({ log, timeoutMs: config.shutdownTimeoutMs, onDrain: () => started.readiness && (started.readiness.draining = true) });
+  const readiness: Readiness = {
+    draining: false,
+    check: async () =>
+      started.readiness
+        ? started.readiness.check()
+        : { ready: false, checks: { draining: readiness.draining, database: 'starting', migrations: 'starting', jobQueue: 'starting' } },
+  };
+  const gate = appWhenReady();
+  const observed = observe(withDeadline(gate.app, requestTimeoutMs()), { log, metrics, metricsAccess: config.metrics, readiness });
+  const { port, stop } = await listen(observed, config.port);
+  // Leaves the later steps a fifth of the budget.
+  shutdown.add({ name: 'http server', run: () => stop(config.shutdownTimeoutMs * 0.8) });
+  // A database that is not up yet (or restarting) is waited for, with one log line per attempt.
+  const database = await openDatabaseWhenReachable({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true, counter: statements, onStatement: metrics.timeStatement });
+  shutdown.add({ name: 'database pool', run: () => database.close() });
+  const demo = await seedDemoIfEmpty(database.db);
+  const { sessions, stop: stopSessions } = await startSessionCache(database);
+  shutdown.add({ name: 'session cache', run: () => stopSessions() });
+  const services = { db: database.db, config, now: () => new Date(), sessions };
+  // After the migrations: pg-boss then creates or migrates its own schema. Only the server works
+  // jobs; the command line never starts the queue.
+  const jobs = await JobQueue.start({ database, now: services.now });
+  shutdown.add({ name: 'job queue', run: () => jobs.stop(config.shutdownTimeoutMs * 0.1) });
+  metrics.watchJobs(jobs);
+  started.readiness = createReadiness({ database, jobs });
+  started.readiness.draining = readiness.draining;
+  gate.ready(createApp(services, { graphqlPlugins: [metrics.graphqlPlugin()] }));
+  return { config, log, port, demo };
+}
+
+const { config, log, port, demo } = await start().catch((error: unknown) => {
+  console.error(`Quire could not start: ${describeStartFailure(error)}`);
+  process.exit(1);
+});
 
 const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
 log.info({ port, pid: process.pid, data: where, metrics: config.metrics.mode }, `Quire listening on http://localhost:${port} (data: ${where})`);
@@ -57,6 +79,10 @@ Try it:
 In GraphiQL (http://localhost:${port}/graphql), set the header
   { "Authorization": "Bearer ${demo.token}" }
 and run: { viewer { user { displayName } organizations { edges { node { title members { totalCount } spaces { edges { node { title parent { title } viewerCanEdit } } } } } } } }
-More tokens: npm run --silent quire -- token create --user ${demo.adminUserId}
+More tokens: npm run --silent quire -- token create --email admin@demo.quire.test
 `);
+} else {
+  console.log(`  No new token was printed (the database already has data). Create one with:
+    npm run --silent quire -- token create --email <your e-mail>`);
 }
+

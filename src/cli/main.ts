@@ -4,7 +4,8 @@ import { DomainError } from '../domain/errors';
 import { roleOrGuestSchema } from '../domain/roles';
 import { parseInput } from '../domain/validate';
 import { bootstrapOrganization, upsertMember } from '../modules/members/service';
-import { createApiToken, ensureUser } from '../modules/users/service';
+import { createApiToken, ensureUser, userIdByEmail } from '../modules/users/service';
+import { describeStartFailure } from '../lib/start-failure';
 
 /**
  * `npm run --silent quire -- <command>`: administration against the same database as the server.
@@ -13,7 +14,7 @@ import { createApiToken, ensureUser } from '../modules/users/service';
 const USAGE = `usage:
   bootstrap --org <title> --email <email> [--name <name>]
   member add --org <organizationId> --email <email> --role <admin|create|review|edit|comment|read|guest>
-  token create --user <userId>
+  token create --email <email> | --user <userId>
   migrate`;
 
 function flags(args: string[]): Record<string, string> {
@@ -59,14 +60,27 @@ async function run(db: Db, argv: string[]): Promise<unknown> {
   }
   if (command === 'token' && sub === 'create') {
     const f = flags(rest);
-    return { token: await createApiToken(db, need(f, 'user'), 'cli') };
+    const userId = f.email ? await userIdByEmail(db, f.email) : need(f, 'user');
+    return { token: await createApiToken(db, userId, 'cli') };
   }
   if (command === 'migrate') return { migrated: true };
-  throw new Error(USAGE);
+  throw new Error(`unknown command "${argv.filter((a) => !a.startsWith('--')).join(' ')}"\n${USAGE}`);
 }
 
-const config = loadConfig();
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true });
+if (process.argv.includes('--help') || process.argv.includes('-h') || process.argv.length <= 2) {
+  console.log(USAGE);
+  process.exit(process.argv.length <= 2 ? 1 : 0);
+}
+// Settings and the database are checked before any command runs; a failure is one line.
+const database = await Promise.resolve()
+  .then(() => {
+    const config = loadConfig();
+    return openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true });
+  })
+  .catch((error: unknown) => {
+    console.error(`quire: ${describeStartFailure(error)}`);
+    process.exit(1);
+  });
 let code = 0;
 try {
   console.log(JSON.stringify(await run(database.db, process.argv.slice(2))));

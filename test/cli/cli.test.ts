@@ -68,4 +68,25 @@ describe('npm run quire', () => {
     expect(missing.code).not.toBe(0);
     expect(missing.json.error).toMatch(/--email/);
   }, 120_000);
+
+  it('finds a user by e-mail to mint a token, and names an unknown address', async () => {
+    const boot = await quire('bootstrap', '--org', 'By Mail', '--email', 'a@b.c');
+    expect(boot.code).toBe(0);
+    const made = await quire('token', 'create', '--email', 'A@B.C');
+    expect(made.code).toBe(0);
+    const response = await withApi((call) => call('/v1/user', made.json.token));
+    expect(response.status).toBe(200);
+    const missing = await quire('token', 'create', '--email', 'nobody@b.c');
+    expect(missing).toEqual({ code: 1, json: { error: 'user with e-mail nobody@b.c not found' } });
+  });
+
+  it('prints usage once for --help with exit 0, and names an unknown command', async () => {
+    const env = { ...process.env, QUIRE_DATA_DIR: dataDir, DATABASE_URL: '' };
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'token', 'create', '--help'], { env });
+    expect(stdout.match(/usage:/g)).toHaveLength(1);
+    expect(stdout).toContain('token create --email <email>');
+    const unknown = await quire('frobnicate');
+    expect(unknown.code).toBe(1);
+    expect(unknown.json.error).toMatch(/^unknown command "frobnicate"/);
+  });
 });

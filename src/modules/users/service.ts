@@ -66,3 +66,11 @@ export async function countUsers(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
   return Number(row.n);
 }
+
+/** The id of the user with this e-mail address; NotFoundError names the address otherwise. System use. */
+export async function userIdByEmail(db: Db, address: string): Promise<string> {
+  const email = parseInput(emailSchema, address, ['email']);
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!row) throw new NotFoundError(`user with e-mail ${email}`);
+  return row.id;
+}
