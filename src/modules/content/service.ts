@@ -613,6 +613,15 @@ export async function searchSpace(ctx: RequestContext, spaceId: string, input: S
   return searchSpacePages(ctx, space.id, query, args, max);
 }
 
+/**
+ * System use (published sites): pages of a space's current content matching a query, for readers
+ * of a site that publishes the space; the caller has decided they may read it.
+ */
+export async function searchPublishedSpace(ctx: RequestContext, space: SpaceRow, input: SearchInput, max: number): Promise<PageHit[]> {
+  const { query } = parseInput(searchSchema, input);
+  return (await searchSpacePages(ctx, space.id, query, { first: max }, max)).items;
+}
+
 /** Spaces of an organization the viewer may see whose current content matches a query, each with its best pages. */
 export async function searchOrganizationContent(ctx: RequestContext, organizationId: string, input: SearchInput, args: PageArgs, max: number): Promise<Page<SpaceHit>> {
   const org = await getOrganization(ctx, organizationId);

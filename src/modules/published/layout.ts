@@ -19,6 +19,8 @@ export interface PageView {
   siteTitle: string;
   homeHref: string;
   theme: 'light' | 'dark';
+  /** Where the search box sends its words. */
+  searchHref: string;
   /** The URL of this page without query, for the theme switch and the canonical link. */
   selfHref: string;
   canonical: string | null;
@@ -38,7 +40,8 @@ html.dark{--bg:#121316;--fg:#ececef;--muted:#9a9aa5;--line:#2a2b30;--code:#1c1d2
 *{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:var(--bg);color:var(--fg)}
 a{color:var(--accent)}header{display:flex;gap:1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 header .home{font-weight:700;color:var(--fg);text-decoration:none}header nav a{margin-right:1rem;text-decoration:none;color:var(--muted)}
-header nav a.active{color:var(--fg);border-bottom:2px solid var(--accent)}header .theme{margin-left:auto;font-size:.85rem}
+header nav a.active{color:var(--fg);border-bottom:2px solid var(--accent)}header .search{margin-left:auto}header .search input{padding:.3rem .5rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}header .theme{font-size:.85rem}
+.results>li{margin-bottom:1rem}.results mark{background:#fde68a}
 .variants{padding:.25rem 1.5rem;font-size:.85rem;border-bottom:1px solid var(--line)}.variants a{margin-right:.75rem}.variants a.active{font-weight:700}
 main{display:grid;grid-template-columns:16rem minmax(0,1fr) 14rem;gap:2rem;max-width:80rem;margin:0 auto;padding:1.5rem}
 main.nosidebar{grid-template-columns:minmax(0,1fr) 14rem}
@@ -75,6 +78,7 @@ ${v.canonical ? `<link rel="canonical" href="${esc(v.canonical)}">` : ''}
 ${v.canonical ? `<meta property="og:url" content="${esc(v.canonical)}">` : ''}${page.description ? `<meta property="og:description" content="${esc(page.description)}">` : ''}
 <style>${CSS.replace('VAR_ACCENT', v.primaryColor)}</style></head><body>
 <header><a class="home" href="${esc(v.homeHref)}">${esc(v.siteTitle)}</a><nav aria-label="Sections">${nav(v.tabs)}</nav>
+<form class="search" role="search" action="${esc(v.searchHref)}" method="get"><input type="search" name="q" placeholder="Search" aria-label="Search"></form>
 <a class="theme" href="${esc(`${v.selfHref}?theme=${other}`)}">${other === 'dark' ? 'Dark' : 'Light'} theme</a></header>
 ${v.variants.length > 1 ? `<div class="variants" aria-label="Variants">${nav(v.variants)}</div>` : ''}
 <main${page.showSidebar ? '' : ' class="nosidebar"'}>

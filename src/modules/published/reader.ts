@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import type { RequestContext } from '../../context/request-context';
 import { conditionHolds, type Claims } from '../../domain/conditions';
-import { allPagesOf, contentAt, fileBytes, linkResolver, pageBodies, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
+import { allPagesOf, contentAt, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
 import { findPublishedSite, publishedSiteForHost, publishedUrl, sectionsInOrder, siteOfShareKey, siteTree, spacesOf, topLevel, type SiteTree } from '../sites/service';
 import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../sites/table';
 import { spaceById } from '../spaces/loaders';
-import { markdownToHtml } from './html';
+import { esc, markdownToHtml } from './html';
 import { renderMessage, renderPage, type NavLink, type SidebarItem } from './layout';
 import { customizationOf, existingPublishingAuth } from './settings';
 
@@ -20,6 +20,8 @@ export interface PublishedRequest {
   shareKey?: string;
   jwtToken?: string;
   theme?: string;
+  /** The words of a search (`?q=`). */
+  query?: string;
   cookies: Record<string, string>;
   ifNoneMatch?: string;
 }
@@ -143,7 +145,9 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const notFound = (homeHref?: string): PublishedAnswer => ({ kind: 'html', status: 404, html: renderMessage('Page not found', 'This page does not exist, or you cannot see it.', homeHref), cookies, private: restricted });
 
   const filesAt = req.segments.indexOf('~files');
-  const place = locate(site, tree, claims, filesAt >= 0 ? req.segments.slice(0, filesAt) : req.segments);
+  const searchAt = req.segments.indexOf('~search');
+  const cut = filesAt >= 0 ? filesAt : searchAt;
+  const place = locate(site, tree, claims, cut >= 0 ? req.segments.slice(0, cut) : req.segments);
   if (!place) return notFound();
   const space = await spaceById(ctx).load(place.variant.spaceId);
   if (!space || space.deletedAt) return notFound(base);
@@ -155,6 +159,11 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   }
 
   const pages = documents(content);
+  if (searchAt >= 0) {
+    const customization = await customizationOf(ctx, site.id);
+    const html = await renderSearch(ctx, { site, base, place, content, pages, theme: req.theme === 'dark' ? 'dark' : 'light', customization: customization.settings }, req.query ?? '');
+    return { kind: 'html', status: 200, html, cookies, private: true };
+  }
   const entry = place.pagePath ? content.tree.byPath.get(place.pagePath) : pages[0] && content.tree.byId.get(pages[0].data.id);
   if (!entry || entry.page.data.type !== 'document') return notFound(base);
 
@@ -171,6 +180,37 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   if (rendered.size >= CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
   rendered.set(etag, html);
   return { kind: 'html', status: 200, html, etag, cookies, private: restricted };
+}
+
+/** Search results within the variant the reader is in: pages they could open, none marked noIndex. */
+async function renderSearch(ctx: RequestContext, input: Omit<RenderInput, 'entry'>, query: string): Promise<string> {
+  const { content } = input;
+  const root = input.place.prefix ? `${input.base}/${input.place.prefix}` : input.base;
+  let body = '<p>Type words to search this site.</p>';
+  if (query.trim()) {
+    const hits = (await searchPublishedSpace(ctx, content.space, { query }, 20)).filter((h) => {
+      const entry = content.tree.byId.get(h.pageId);
+      return entry && !entry.page.data.noIndex;
+    });
+    // Snippets are page text with <mark> around the words found: the text is escaped, the marks kept.
+    const snippet = (text: string) => esc(text).replace(/&lt;(\/?)mark&gt;/g, '<$1mark>');
+    body = hits.length
+      ? `<ol class="results">${hits
+          .map((h) => {
+            const href = `${root}/${content.tree.byId.get(h.pageId)!.path}`;
+            const sections = h.sections.map((s) => `<li><a href="${esc(s.anchor ? `${href}#${s.anchor}` : href)}">${esc(s.heading || h.title)}</a><p>${snippet(s.snippet)}</p></li>`).join('');
+            return `<li><a class="result" href="${esc(href)}">${esc(h.title)}</a><ul>${sections}</ul></li>`;
+          })
+          .join('')}</ol>`
+      : `<p>Nothing found for “${esc(query)}”.</p>`;
+  }
+  const first = input.pages[0] && content.tree.byId.get(input.pages[0].data.id);
+  if (!first) return renderMessage('Search', 'This site has no pages yet.', input.base);
+  const page = await renderPublishedPage(ctx, { ...input, entry: first });
+  const title = `Search: ${query}`;
+  return page
+    .replace(/<article>[\s\S]*<\/article>/, `<article><h1>${esc(title)}</h1>${body}</article>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${esc(title)}</title>`);
 }
 
 interface RenderInput {
@@ -225,6 +265,7 @@ async function renderPublishedPage(ctx: RequestContext, { site, base, place, con
     homeHref: base,
     theme,
     selfHref: pageHref(entry),
+    searchHref: `${root}/~search`,
     canonical: site.visibility === 'public' ? pageHref(entry) : null,
     noRobots: site.visibility !== 'public' || Boolean(d.noRobotsIndex || d.noIndex),
     primaryColor: styling.primaryColor?.[theme] ?? '#346DDB',

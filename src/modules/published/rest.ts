@@ -64,6 +64,7 @@ function readerRequest(request: Request, url: URL, segments: string[]) {
     shareKey: url.searchParams.get('shareKey') ?? undefined,
     jwtToken: url.searchParams.get('jwt_token') ?? undefined,
     theme: url.searchParams.get('theme') ?? undefined,
+    query: url.searchParams.get('q') ?? undefined,
     cookies: cookiesOf(request),
     ifNoneMatch: request.headers.get('if-none-match') ?? undefined,
   };
@@ -105,7 +106,7 @@ function respond(answer: PublishedAnswer): Response {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': answer.private ? 'private, no-cache' : 'public, no-cache',
         // Pages run no script at all: their own styles, and images from the site's files or the web.
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
       });
       if (answer.etag) headers.set('etag', answer.etag);
       for (const c of answer.cookies) headers.append('set-cookie', c);

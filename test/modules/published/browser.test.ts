@@ -74,6 +74,19 @@ describe.skipIf(!available)('published sites in a browser', () => {
     await context.close();
   });
 
+  it('searches from the header and follows a result', async () => {
+    const { docs } = await sites();
+    const { context, page } = await newPage();
+    await page.goto(docs.urls.published);
+    await page.locator('header input[name=q]').fill('revisions');
+    await page.locator('header input[name=q]').press('Enter');
+    await page.waitForURL(/~search\?q=revisions/);
+    expect(await page.locator('.results mark').first().textContent()).toMatch(/revisions/i);
+    await page.locator('.results a.result').first().click();
+    expect(await page.locator('article h1').first().textContent()).toBe('Welcome');
+    await context.close();
+  });
+
   it('meets the share-link gate and passes it with the key, which the browser then remembers', async () => {
     const { preview } = await sites();
     const { context, page } = await newPage();

@@ -168,4 +168,23 @@ describe('published pages', () => {
     expect(own.status).toBe(200);
     expect(own.text).toContain('Guide text.');
   });
+
+  it('searches the pages a reader can open, with escaped snippets that mark the words found', async () => {
+    const { url, bench } = await publishedSite('public', [
+      { title: 'Welcome', markdown: 'Start here.' },
+      { title: 'Deploying', markdown: '# Deploying\n\nRun the container <b>carefully</b> with docker.' },
+      { title: 'Quiet', markdown: 'docker secrets live here' },
+    ]);
+    await bench.space.update('Quiet', { noIndex: true });
+    const found = await get(`${url}/~search?q=docker`);
+    expect(found.status).toBe(200);
+    expect(found.text).toContain(`href="${url}/deploying"`);
+    expect(found.text).toMatch(/<mark>docker<\/mark>/);
+    expect(found.text).not.toContain('<b>carefully');
+    const results = /<ol class="results">[\s\S]*<\/ol>/.exec(found.text)![0];
+    expect(results).toContain(`${url}/deploying`);
+    expect(results).not.toContain(`${url}/quiet`);
+    expect((await get(`${url}/~search?q=nothingmatches`)).text).toContain('Nothing found');
+    expect((await get(url)).text).toContain(`action="${url}/~search"`);
+  });
 });
