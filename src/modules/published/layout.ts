@@ -15,8 +15,18 @@ export interface SidebarItem {
   children: SidebarItem[];
 }
 
+/** What the site's customization adds around every page. */
+export interface Chrome {
+  logo?: string;
+  favicon?: string;
+  headerLinks: NavLink[];
+  footer: { title: string; links: NavLink[] }[];
+  copyright?: string;
+}
+
 export interface PageView {
   siteTitle: string;
+  chrome: Chrome;
   homeHref: string;
   theme: 'light' | 'dark';
   /** Where the search box sends its words. */
@@ -41,7 +51,8 @@ html.dark{--bg:#121316;--fg:#ececef;--muted:#9a9aa5;--line:#2a2b30;--code:#1c1d2
 a{color:var(--accent)}header{display:flex;gap:1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 header .home{font-weight:700;color:var(--fg);text-decoration:none}header nav a{margin-right:1rem;text-decoration:none;color:var(--muted)}
 header nav a.active{color:var(--fg);border-bottom:2px solid var(--accent)}header .search{margin-left:auto}header .search input{padding:.3rem .5rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}header .theme{font-size:.85rem}
-.results>li{margin-bottom:1rem}.results mark{background:#fde68a}
+.results>li{margin-bottom:1rem}header .logo{height:1.5rem;vertical-align:middle;margin-right:.5rem}header nav.links a{color:var(--accent)}
+footer{display:flex;gap:3rem;max-width:80rem;margin:2rem auto;padding:1.5rem;border-top:1px solid var(--line);font-size:.9rem}footer section a{display:block;color:var(--muted)}footer .copyright{margin-left:auto;color:var(--muted)}.results mark{background:#fde68a}
 .variants{padding:.25rem 1.5rem;font-size:.85rem;border-bottom:1px solid var(--line)}.variants a{margin-right:.75rem}.variants a.active{font-weight:700}
 main{display:grid;grid-template-columns:16rem minmax(0,1fr) 14rem;gap:2rem;max-width:80rem;margin:0 auto;padding:1.5rem}
 main.nosidebar{grid-template-columns:minmax(0,1fr) 14rem}
@@ -76,8 +87,10 @@ ${v.noRobots ? '<meta name="robots" content="noindex,nofollow">' : ''}
 ${v.canonical ? `<link rel="canonical" href="${esc(v.canonical)}">` : ''}
 <meta property="og:title" content="${esc(page.title)}"><meta property="og:site_name" content="${esc(v.siteTitle)}"><meta property="og:type" content="article">
 ${v.canonical ? `<meta property="og:url" content="${esc(v.canonical)}">` : ''}${page.description ? `<meta property="og:description" content="${esc(page.description)}">` : ''}
+${v.chrome.favicon ? `<link rel="icon" href="${esc(v.chrome.favicon)}">` : ''}
 <style>${CSS.replace('VAR_ACCENT', v.primaryColor)}</style></head><body>
-<header><a class="home" href="${esc(v.homeHref)}">${esc(v.siteTitle)}</a><nav aria-label="Sections">${nav(v.tabs)}</nav>
+<header><a class="home" href="${esc(v.homeHref)}">${v.chrome.logo ? `<img class="logo" src="${esc(v.chrome.logo)}" alt="">` : ''}${esc(v.siteTitle)}</a><nav aria-label="Sections">${nav(v.tabs)}</nav>
+${v.chrome.headerLinks.length ? `<nav class="links" aria-label="Links">${nav(v.chrome.headerLinks)}</nav>` : ''}
 <form class="search" role="search" action="${esc(v.searchHref)}" method="get"><input type="search" name="q" placeholder="Search" aria-label="Search"></form>
 <a class="theme" href="${esc(`${v.selfHref}?theme=${other}`)}">${other === 'dark' ? 'Dark' : 'Light'} theme</a></header>
 ${v.variants.length > 1 ? `<div class="variants" aria-label="Variants">${nav(v.variants)}</div>` : ''}
@@ -88,7 +101,9 @@ ${page.html}
 ${v.previous || v.next ? `<nav class="pager" aria-label="Pagination">${v.previous ? `<a rel="prev" href="${esc(v.previous.href)}">← ${esc(v.previous.title)}</a>` : '<span></span>'}${v.next ? `<a rel="next" href="${esc(v.next.href)}">${esc(v.next.title)} →</a>` : ''}</nav>` : ''}
 </article>
 ${page.showOutline && page.headings.length ? `<nav class="outline" aria-label="On this page"><strong>On this page</strong>${page.headings.map((h) => `<a class="d${h.depth}" href="#${esc(h.id)}">${esc(h.text)}</a>`).join('')}</nav>` : '<div></div>'}
-</main></body></html>`;
+</main>
+${v.chrome.footer.length || v.chrome.copyright ? `<footer>${v.chrome.footer.map((g) => `<section><strong>${esc(g.title)}</strong>${nav(g.links)}</section>`).join('')}${v.chrome.copyright ? `<p class="copyright">${esc(v.chrome.copyright)}</p>` : ''}</footer>` : ''}
+</body></html>`;
 }
 
 /** A bare page for answers without the site's navigation: not found, shared by link only. */

@@ -7,7 +7,7 @@ import { findPublishedSite, publishedSiteForHost, publishedUrl, sectionsInOrder,
 import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../sites/table';
 import { spaceById } from '../spaces/loaders';
 import { esc, markdownToHtml } from './html';
-import { renderMessage, renderPage, type NavLink, type SidebarItem } from './layout';
+import { renderMessage, renderPage, type Chrome, type NavLink, type SidebarItem } from './layout';
 import { customizationOf, existingPublishingAuth } from './settings';
 
 export interface PublishedRequest {
@@ -161,14 +161,14 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const pages = documents(content);
   if (searchAt >= 0) {
     const customization = await customizationOf(ctx, site.id);
-    const html = await renderSearch(ctx, { site, base, place, content, pages, theme: req.theme === 'dark' ? 'dark' : 'light', customization: customization.settings }, req.query ?? '');
+    const html = await renderSearch(ctx, { site, base, place, content, pages, claims, theme: themeOf(req.theme, customization.settings), customization: customization.settings }, req.query ?? '');
     return { kind: 'html', status: 200, html, cookies, private: true };
   }
   const entry = place.pagePath ? content.tree.byPath.get(place.pagePath) : pages[0] && content.tree.byId.get(pages[0].data.id);
   if (!entry || entry.page.data.type !== 'document') return notFound(base);
 
   const customization = await customizationOf(ctx, site.id);
-  const theme = req.theme === 'dark' ? 'dark' : 'light';
+  const theme = themeOf(req.theme, customization.settings);
   const etag = `"${createHash('sha1')
     .update(JSON.stringify([site.id, site.updatedAt, customization.updatedAt, space.revisionId, place.variant.id, entry.path, theme, claims, tree.sections, tree.groups, tree.siteSpaces]))
     .digest('base64url')}"`;
@@ -176,7 +176,7 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const cached = rendered.get(etag);
   if (cached) return { kind: 'html', status: 200, html: cached, etag, cookies, private: restricted };
 
-  const html = await renderPublishedPage(ctx, { site, base, place, content, entry, pages, theme, customization: customization.settings });
+  const html = await renderPublishedPage(ctx, { site, base, place, content, entry, pages, claims, theme, customization: customization.settings });
   if (rendered.size >= CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
   rendered.set(etag, html);
   return { kind: 'html', status: 200, html, etag, cookies, private: restricted };
@@ -213,8 +213,35 @@ async function renderSearch(ctx: RequestContext, input: Omit<RenderInput, 'entry
     .replace(/<title>[^<]*<\/title>/, `<title>${esc(title)}</title>`);
 }
 
+/** The theme asked for (`?theme=`), else the customization's default, else light. */
+function themeOf(asked: string | undefined, customization: Record<string, unknown>): 'light' | 'dark' {
+  if (asked === 'dark' || asked === 'light') return asked;
+  return (customization.themes as { default?: string } | undefined)?.default === 'dark' ? 'dark' : 'light';
+}
+
+type ContentLink = { title: string; to: { kind: string; url?: string; page?: string } | null; condition?: string };
+
+/** The customization's logo, favicon, header links and footer; links to pages of this content resolve to them. */
+function chromeOf(customization: Record<string, unknown>, theme: 'light' | 'dark', claims: Claims, pageHref: (pageId: string) => string | null): Chrome {
+  const header = (customization.header ?? {}) as { logo?: Record<string, string>; links?: ContentLink[] };
+  const footer = (customization.footer ?? {}) as { groups?: { title: string; links: ContentLink[] }[]; copyright?: string };
+  const favicon = (customization.favicon ?? {}) as { icon?: Record<string, string>; emoji?: string };
+  const href = (link: ContentLink) => (link.to?.kind === 'url' ? (link.to.url ?? null) : link.to?.kind === 'page' && link.to.page ? pageHref(link.to.page) : null);
+  const links = (list: ContentLink[] | undefined) =>
+    (list ?? []).filter((l) => conditionHolds(l.condition ?? null, claims)).flatMap((l) => (href(l) ? [{ title: l.title, href: href(l)! }] : []));
+  const emoji = favicon.emoji ? String.fromCodePoint(...favicon.emoji.split('-').map((h) => parseInt(h, 16)).filter((n) => Number.isFinite(n))) : undefined;
+  return {
+    logo: header.logo?.[theme],
+    favicon: favicon.icon?.[theme] ?? (emoji ? `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${emoji}</text></svg>`)}` : undefined),
+    headerLinks: links(header.links),
+    footer: (footer.groups ?? []).map((g) => ({ title: g.title, links: links(g.links) })),
+    copyright: footer.copyright,
+  };
+}
+
 interface RenderInput {
   site: SiteRow;
+  claims: Claims;
   base: string;
   place: Place;
   content: SpaceContent;
@@ -224,7 +251,7 @@ interface RenderInput {
   customization: Record<string, unknown>;
 }
 
-async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, theme, customization }: RenderInput): Promise<string> {
+async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, claims, theme, customization }: RenderInput): Promise<string> {
   const root = place.prefix ? `${base}/${place.prefix}` : base;
   const pageHref = (e: PageEntry) => `${root}/${e.path}`;
   const resolve = linkResolver(ctx, content, entry);
@@ -262,6 +289,10 @@ async function renderPublishedPage(ctx: RequestContext, { site, base, place, con
   const d = entry.page.data;
   return renderPage({
     siteTitle: typeof customization.title === 'string' ? customization.title : site.title,
+    chrome: chromeOf(customization, theme, claims, (pageId) => {
+      const target = content.tree.byId.get(pageId);
+      return target ? pageHref(target) : null;
+    }),
     homeHref: base,
     theme,
     selfHref: pageHref(entry),

@@ -146,6 +146,22 @@ describe('published pages', () => {
     expect(home.text).toContain('Branded docs');
     expect(home.text).toContain('--accent:#ff0000');
     expect((await get(`${url}?theme=dark`)).text).toContain('--accent:#00ff00');
+    const branded = {
+      ...changed,
+      themes: { default: 'dark', toggeable: true },
+      favicon: { emoji: '1f680' },
+      header: { ...current.header, logo: { light: 'https://cdn.example.com/logo-light.png', dark: 'https://cdn.example.com/logo-dark.png' }, links: [{ title: 'Status', to: { kind: 'url', url: 'https://status.example.com' }, links: [] }] },
+      footer: { groups: [{ title: 'Company', links: [{ title: 'Careers', to: { kind: 'url', url: 'https://example.com/careers' } }] }], copyright: '© Example' },
+    };
+    expect((await api('PUT', `${sitesPath()}/${site.id}/customization`, branded)).status).toBe(200);
+    const dressed = await get(url);
+    expect(dressed.text).toContain('class="dark"');
+    expect(dressed.text).toContain('src="https://cdn.example.com/logo-dark.png"');
+    expect(dressed.text).toMatch(/<nav class="links"[^>]*><a href="https:\/\/status.example.com">Status<\/a>/);
+    expect(dressed.text).toContain('<a href="https://example.com/careers">Careers</a>');
+    expect(dressed.text).toContain('© Example');
+    expect(dressed.text).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
+    expect((await get(`${url}?theme=light`)).text).toContain('logo-light.png');
     const bad = await api('PUT', `${sitesPath()}/${site.id}/customization`, { ...current, styling: { ...current.styling, corners: 'wobbly' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/corners/);
