@@ -39,8 +39,10 @@ async function start() {
   const gate = appWhenReady();
   const observed = observe(withDeadline(gate.app, requestTimeoutMs()), { log, metrics, metricsAccess: config.metrics, readiness });
   const { port, stop } = await listen(observed, config.port);
-  // Leaves the later steps a fifth of the budget.
-  shutdown.add({ name: 'http server', run: () => stop(config.shutdownTimeoutMs * 0.8) });
+  // Steps run last registered first: until the rest has started, stopping the server is the only step.
+  let stopping: Promise<void> | undefined;
+  const httpServer = { name: 'http server', run: () => (stopping ??= stop(config.shutdownTimeoutMs * 0.8)) };
+  shutdown.add(httpServer);
   // A database that is not up yet (or restarting) is waited for, with one log line per attempt.
   const database = await openDatabaseWhenReachable({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true, counter: statements, onStatement: metrics.timeStatement });
   shutdown.add({ name: 'database pool', run: () => database.close() });
@@ -53,6 +55,8 @@ async function start() {
   const jobs = await JobQueue.start({ database, now: services.now });
   shutdown.add({ name: 'job queue', run: () => jobs.stop(config.shutdownTimeoutMs * 0.1) });
   metrics.watchJobs(jobs);
+  // The server stops first, finishing what it accepted, before the queue, the sessions and the pool.
+  shutdown.add(httpServer);
   started.readiness = createReadiness({ database, jobs });
   started.readiness.draining = readiness.draining;
   gate.ready(createApp(services, { graphqlPlugins: [metrics.graphqlPlugin()] }));
