@@ -104,7 +104,7 @@ module.exports = {
     allow('graphqlSchema', 'graphqlSchema', 'graphqlKernel', 'adapter'),
     allow('restKernel', 'restKernel', 'context', 'domain', 'lib'),
     allow('restRoutes', 'restKernel', 'adapter'),
-    allow('jobs', 'jobs', 'service', 'db', 'domain', 'lib'),
+    allow('jobs', 'jobs', 'service', 'context', 'config', 'db', 'domain', 'lib'),
     allow('cli', 'service', 'config', 'db', 'domain', 'lib'),
     { from: { path: L.app }, to: { path: '^src/' } },
   ],

@@ -52,14 +52,14 @@ async function start() {
   const services = { db: database.db, config, now: () => new Date(), sessions };
   // After the migrations: pg-boss then creates or migrates its own schema. Only the server works
   // jobs; the command line never starts the queue.
-  const jobs = await JobQueue.start({ database, now: services.now });
+  const jobs = await JobQueue.start({ database, now: services.now, config });
   shutdown.add({ name: 'job queue', run: () => jobs.stop(config.shutdownTimeoutMs * 0.1) });
   metrics.watchJobs(jobs);
   // The server stops first, finishing what it accepted, before the queue, the sessions and the pool.
   shutdown.add(httpServer);
   started.readiness = createReadiness({ database, jobs });
   started.readiness.draining = readiness.draining;
-  gate.ready(createApp(services, { graphqlPlugins: [metrics.graphqlPlugin()] }));
+  gate.ready(createApp({ ...services, jobs }, { graphqlPlugins: [metrics.graphqlPlugin()] }));
   return { config, log, port, demo };
 }
 

@@ -1,7 +1,8 @@
 import type { Config } from '../config/config';
 import type { Db } from '../db/client';
 import { createLoaders } from '../db/loader';
-import type { RequestContext, Viewer } from '../context/request-context';
+import type { JobSender, RequestContext, Viewer } from '../context/request-context';
+import { ServiceUnavailableError } from '../domain/errors';
 import { annotateRequest } from '../lib/log';
 import { authenticate } from './authenticate';
 import { Authz } from './authz';
@@ -17,7 +18,13 @@ export interface AppServices {
   sessions?: SessionCache;
   /** Without one, requests are not limited. */
   rateLimiter?: RateLimiter;
+  /** Without one (the command line, most tests), actions that send a job answer 503. */
+  jobs?: JobSender;
 }
+
+const NO_JOB_QUEUE: JobSender = {
+  send: (name) => Promise.reject(new ServiceUnavailableError(`The job queue is not running on this server, so "${name}" cannot be queued`)),
+};
 
 export function createContext(services: AppServices, viewer: Viewer | null): RequestContext {
   const ctx = {
@@ -27,6 +34,7 @@ export function createContext(services: AppServices, viewer: Viewer | null): Req
     loaders: createLoaders(services.db),
     now: services.now ?? (() => new Date()),
     sessions: services.sessions,
+    jobs: services.jobs ?? NO_JOB_QUEUE,
   } as RequestContext;
   ctx.authz = new Authz(ctx);
   return ctx;

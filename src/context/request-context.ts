@@ -24,6 +24,22 @@ export interface SessionInvalidation {
   forgetOrganization(organizationId: string): void;
 }
 
+/** Options of one job sent. */
+export interface SendJobOptions {
+  /** Seconds before any worker may take it. */
+  startAfterSeconds?: number;
+}
+
+/**
+ * The job queue as services see it (src/jobs/queue.ts implements it). A job sent inside a
+ * transaction that then rolls back still runs: send after the commit, and let the job find
+ * its rows (or their absence) itself.
+ */
+export interface JobSender {
+  /** Queues one run of the task `name` for any instance's worker; answers the job's id. */
+  send(name: string, data: object, options?: SendJobOptions): Promise<string>;
+}
+
 /**
  * Everything a service needs for one request, the same for GraphQL and REST. Services never see
  * the HTTP request itself. It is built by src/auth/context.ts.
@@ -38,6 +54,8 @@ export interface RequestContext {
   sessions?: SessionInvalidation;
   /** The clock; tests move it to cross time windows. */
   now(): Date;
+  /** The job queue; without one running, sending answers 503 (see src/auth/context.ts). */
+  jobs: JobSender;
 }
 
 export function requireViewer(ctx: Pick<RequestContext, 'viewer'>): Viewer {

@@ -9,7 +9,8 @@ export type DomainErrorCode =
   | 'PRECONDITION_FAILED'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
 
 export class DomainError extends Error {
   constructor(
@@ -71,6 +72,13 @@ export class RateLimitedError extends DomainError {
     message = `Rate limit exceeded: try again in ${retryAfterSeconds} s`,
   ) {
     super('RATE_LIMITED', message);
+  }
+}
+
+/** A part the action needs is not running or not configured here (503): the message says which. */
+export class ServiceUnavailableError extends DomainError {
+  constructor(message: string) {
+    super('UNAVAILABLE', message);
   }
 }
 

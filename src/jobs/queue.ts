@@ -1,8 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
+import type { Config } from '../config/config';
+import type { JobSender, SendJobOptions } from '../context/request-context';
 import type { Database, ExecuteSql } from '../db/client';
 import { processLog } from '../lib/log';
-import type { JobDefinition } from './job';
+import type { JobDefinition, TaskDefinition } from './job';
+import { TASKS } from './tasks';
 import { purgeDeletedSpacesJob } from './purge';
 import { purgeRateLimitsJob } from './purge-rate-limits';
 
@@ -15,6 +18,10 @@ export interface JobQueueOptions {
   now?: () => Date;
   log?: (message: string) => void;
   jobs?: JobDefinition[];
+  /** On-demand tasks to work (default TASKS). */
+  tasks?: TaskDefinition<any>[];
+  /** The settings tasks are given (defaults suit tests: no public URL is assumed). */
+  config?: Config;
   /**
    * How long an idle worker waits before looking for jobs again. Cron jobs are hourly at most, so
    * a few seconds late costs nothing, and each look is a statement per worker per instance.
@@ -35,10 +42,10 @@ const FINISHED = new Set(['completed', 'failed', 'cancelled']);
  * all but one. The queue exists once the survivor commits: the victim only has to try again,
  * which finds it and does nothing.
  */
-async function createQueue(boss: PgBoss, name: string): Promise<void> {
+async function createQueue(boss: PgBoss, name: string, options?: PgBoss.Queue): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await boss.createQueue(name);
+      return await boss.createQueue(name, options);
     } catch (error) {
       if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
       await delay(50 * attempt);
@@ -51,11 +58,12 @@ async function createQueue(boss: PgBoss, name: string): Promise<void> {
  * app's, and every instance of the server runs the same workers. pg-boss makes a scheduled job
  * fire once per tick whatever the number of instances, and hands each job to one worker.
  */
-export class JobQueue {
+export class JobQueue implements JobSender {
   /** Statements pg-boss has sent and not yet seen answered; `stop` waits for them. */
   private readonly pending = new Set<Promise<unknown>>();
   private running = 0;
   private readonly workers = new Map<string, string>();
+  private readonly tasks = new Map<string, TaskDefinition<any>>();
   private readonly boss: PgBoss;
   private stopping: Promise<void> | null = null;
 
@@ -95,7 +103,65 @@ export class JobQueue {
       const workerId = await queue.boss.work(job.name, polling, () => queue.run(job));
       queue.workers.set(job.name, workerId);
     }
+    for (const task of options.tasks ?? TASKS) await queue.workTask(task);
     return queue;
+  }
+
+  private async workTask(task: TaskDefinition<any>): Promise<void> {
+    const retry = task.retry ?? { limit: 0, delaySeconds: 0 };
+    await createQueue(this.boss, task.name, {
+      name: task.name,
+      retryLimit: retry.limit,
+      retryDelay: retry.delaySeconds,
+      retryBackoff: retry.backoff ?? false,
+      expireInSeconds: task.expireInSeconds ?? 15 * 60,
+    });
+    const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 };
+    let workerId = '';
+    for (let i = 0; i < (task.concurrency ?? 1); i++) {
+      workerId = await this.boss.work<object>(task.name, polling, async ([job]) => this.runTask(task, job!.data));
+    }
+    this.workers.set(task.name, workerId);
+    this.tasks.set(task.name, task);
+  }
+
+  private async runTask(task: TaskDefinition<any>, data: object): Promise<object> {
+    this.running += 1;
+    try {
+      const { db } = this.options.database;
+      const log = this.options.log ?? ((message: string) => processLog().info({ job: task.name }, message));
+      const config = this.options.config ?? ({ port: 0, publicUrl: 'http://localhost', appUrl: 'http://localhost', dataDir: '' } as Config);
+      return (await task.run({ db, now: this.options.now ?? (() => new Date()), log, config, jobs: this }, data)) ?? {};
+    } finally {
+      this.running -= 1;
+    }
+  }
+
+  /**
+   * Queues one run of a task for any instance's worker (JobSender). The worker of this instance
+   * is woken at once, so a job sent here does not wait for its next poll.
+   */
+  async send(name: string, data: object, options: SendJobOptions = {}): Promise<string> {
+    const workerId = this.workers.get(name);
+    if (!workerId || !this.tasks.has(name)) throw new Error(`No task named ${name}`);
+    const id = await this.boss.send(name, data, options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {});
+    if (!id) throw new Error(`pg-boss refused a ${name} job`);
+    if (!options.startAfterSeconds) this.boss.notifyWorker(workerId);
+    return id;
+  }
+
+  /**
+   * Waits until the job `id` of queue `name` has finished, retries included, and answers its
+   * state and output. For tests and the CLI; services never wait for a job.
+   */
+  async waitFor(name: string, id: string, timeoutMs = 15_000): Promise<{ state: string; output: object }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await this.boss.getJobById(name, id, { includeArchive: true });
+      if (job && FINISHED.has(job.state)) return { state: job.state, output: job.output };
+      if (Date.now() > deadline) throw new Error(`${name} job ${id} is still ${job?.state ?? 'missing'} after ${timeoutMs} ms`);
+      await delay(50);
+    }
   }
 
   private async run(job: JobDefinition): Promise<object> {
@@ -120,16 +186,9 @@ export class JobQueue {
     if (!id) throw new Error(`pg-boss refused a ${name} job`);
     // Spares the wait for the worker's next poll.
     this.boss.notifyWorker(workerId);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const job = await this.boss.getJobById(name, id, { includeArchive: true });
-      if (job && FINISHED.has(job.state)) {
-        if (job.state !== 'completed') throw new Error(`${name} job ${id} ${job.state}: ${JSON.stringify(job.output)}`);
-        return job.output;
-      }
-      if (Date.now() > deadline) throw new Error(`${name} job ${id} is still ${job?.state ?? 'missing'} after ${timeoutMs} ms`);
-      await delay(100);
-    }
+    const { state, output } = await this.waitFor(name, id, timeoutMs);
+    if (state !== 'completed') throw new Error(`${name} job ${id} ${state}: ${JSON.stringify(output)}`);
+    return output;
   }
 
   /**

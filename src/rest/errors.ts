@@ -10,6 +10,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
 };
 
 /** The platform's error body: `{ "error": { "code": <status>, "message": "..." } }`. */

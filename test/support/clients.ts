@@ -2,6 +2,7 @@ import { createApp, type App } from '../../src/app/app';
 import type { Config } from '../../src/config/config';
 import { listen } from '../../src/app/server';
 import { startSessionCache, type SessionCache } from '../../src/auth/sessions';
+import { JobQueue } from '../../src/jobs/queue';
 import { createTestDatabase, type TestDatabase } from './db';
 import { validateResponse } from './openapi';
 
@@ -27,18 +28,30 @@ export interface TestApp {
   close(): Promise<void>;
   /** The app's settings; tests may change them (e.g. `fetchAllowHosts`). */
   config: Config;
+  /** The job queue the app sends to, when started with `{ jobs: true }`; `close` stops it. */
+  jobs?: JobQueue;
+}
+
+export interface TestAppOptions {
+  /**
+   * Starts the real job queue (tasks worked, schedules registered but not fired) and gives it to
+   * the app, for tests of actions that send jobs. Off by default: its polling adds statements.
+   */
+  jobs?: boolean;
 }
 
 export const TEST_ORIGIN = 'http://quire.test';
 
 /** `config` overrides the test server's settings (HTTP policies, public URL). */
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock: { now: Date | null } = { now: null };
   const config: Config = { port: 0, publicUrl: TEST_ORIGIN, appUrl: TEST_ORIGIN, dataDir: '', ...overrides };
   // The session cache of a real server, so tests see what a repeat caller sees.
   const { sessions, stop: stopSessions } = await startSessionCache(database);
-  const app = createApp({ db: database.db, config, now: () => clock.now ?? new Date(), sessions });
+  const now = () => clock.now ?? new Date();
+  const jobs = options.jobs ? await JobQueue.start({ database, now, config, pollingIntervalSeconds: 0.5, cron: false }) : undefined;
+  const app = createApp({ db: database.db, config, now, sessions, jobs });
 
   return {
     app,
@@ -74,7 +87,9 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       return { url: `http://127.0.0.1:${server.port}`, stop: server.stop };
     },
     sessions,
+    jobs,
     close: async () => {
+      await jobs?.stop();
       await stopSessions();
       await database.close();
     },
