@@ -41,3 +41,7 @@ export interface TaskDefinition<Data extends object = Record<string, unknown>> {
   /** The output is stored with the completed job in pg-boss. */
   run(ctx: TaskContext, data: Data): Promise<object | void>;
 }
+
+/** A task of any payload, as the queue holds them: each task checks its own data. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTask = TaskDefinition<any>;

@@ -4,7 +4,7 @@ import type { Config } from '../config/config';
 import type { JobSender, SendJobOptions } from '../context/request-context';
 import type { Database, ExecuteSql } from '../db/client';
 import { processLog } from '../lib/log';
-import type { JobDefinition, TaskDefinition } from './job';
+import type { AnyTask, JobDefinition } from './job';
 import { TASKS } from './tasks';
 import { purgeDeletedSpacesJob } from './purge';
 import { purgeRateLimitsJob } from './purge-rate-limits';
@@ -19,7 +19,7 @@ export interface JobQueueOptions {
   log?: (message: string) => void;
   jobs?: JobDefinition[];
   /** On-demand tasks to work (default TASKS). */
-  tasks?: TaskDefinition<any>[];
+  tasks?: AnyTask[];
   /** The settings tasks are given (defaults suit tests: no public URL is assumed). */
   config?: Config;
   /**
@@ -63,7 +63,7 @@ export class JobQueue implements JobSender {
   private readonly pending = new Set<Promise<unknown>>();
   private running = 0;
   private readonly workers = new Map<string, string>();
-  private readonly tasks = new Map<string, TaskDefinition<any>>();
+  private readonly tasks = new Map<string, AnyTask>();
   private readonly boss: PgBoss;
   private stopping: Promise<void> | null = null;
 
@@ -107,7 +107,7 @@ export class JobQueue implements JobSender {
     return queue;
   }
 
-  private async workTask(task: TaskDefinition<any>): Promise<void> {
+  private async workTask(task: AnyTask): Promise<void> {
     const retry = task.retry ?? { limit: 0, delaySeconds: 0 };
     await createQueue(this.boss, task.name, {
       name: task.name,
@@ -125,7 +125,7 @@ export class JobQueue implements JobSender {
     this.tasks.set(task.name, task);
   }
 
-  private async runTask(task: TaskDefinition<any>, data: object): Promise<object> {
+  private async runTask(task: AnyTask, data: object): Promise<object> {
     this.running += 1;
     try {
       const { db } = this.options.database;
