@@ -105,7 +105,7 @@ module.exports = {
     allow('restKernel', 'restKernel', 'context', 'domain', 'lib'),
     allow('restRoutes', 'restKernel', 'adapter'),
     allow('jobs', 'jobs', 'service', 'context', 'config', 'db', 'domain', 'lib'),
-    allow('cli', 'service', 'config', 'db', 'domain', 'lib'),
+    allow('cli', 'cli', 'service', 'config', 'db', 'domain', 'lib'),
     { from: { path: L.app }, to: { path: '^src/' } },
   ],
   options: {
