@@ -84,6 +84,30 @@ describe('integration scripts in workerd', () => {
     }
   });
 
+  it('gives raw sockets no way around the guard', async () => {
+    const probe = await startLocalServer(() => ({ status: 200, body: 'secret inside' }));
+    const script = `import { connect } from 'cloudflare:sockets';
+export default { async fetch() {
+  try {
+    const socket = connect({ hostname: '127.0.0.1', port: ${probe.port} });
+    await socket.writable.getWriter().write(new TextEncoder().encode('GET / HTTP/1.0\\r\\n\\r\\n'));
+    const { value } = await socket.readable.getReader().read();
+    console.log('read ' + new TextDecoder().decode(value));
+  } catch (error) {
+    console.log('connect failed: ' + error.message);
+  }
+  return new Response('done');
+} };`;
+    try {
+      const result = await runtime.deliver({ kind: 'script', integrationId: 'int_socket', version: 1, script }, spaceContentUpdated(), environment('socket', api.url));
+      expect(result).toMatchObject({ ok: true, status: 200 });
+      expect(result.logs.some((l) => l.startsWith('[log] connect failed'))).toBe(true);
+      expect(probe.requests).toHaveLength(0);
+    } finally {
+      await probe.close();
+    }
+  });
+
   it('reports a bundle that does not load as crashed, with the reason', async () => {
     const result = await runtime.deliver({ kind: 'script', integrationId: 'int_broken', version: 1, script: 'export default {' }, spaceContentUpdated(), environment('broken', api.url));
     expect(result).toMatchObject({ ok: false, status: 0, failure: 'crashed' });

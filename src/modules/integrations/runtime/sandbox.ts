@@ -37,6 +37,7 @@ const MODULES_ROOT = '/quire-integration';
 const END_MARK = '\u0001quire:end:';
 const DELIVERY_HEADER = 'x-quire-delivery';
 const MAX_LINE = 8 * 1024;
+const FRAMING_HEADERS = new Set(['transfer-encoding', 'content-length', 'connection', 'keep-alive', 'content-encoding']);
 /** How long the end mark may trail the answer before the trace is returned without it. */
 const END_MARK_WAIT_MS = 500;
 
@@ -250,7 +251,9 @@ export class ScriptRuntime {
     if (body.byteLength > this.limits.maxResponseBytes) throw new Error(`the answer is larger than ${this.limits.maxResponseBytes} bytes`);
     const headers: Record<string, string> = {};
     res.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value;
+      const key = name.toLowerCase();
+      // Miniflare's own transport headers, and framing that no longer applies to a buffered body.
+      if (!key.startsWith('mf-') && !FRAMING_HEADERS.has(key)) headers[key] = value;
     });
     return { status: res.status, headers, body };
   }
