@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createIntegrationRuntime, type IntegrationRuntime } from '../../../src/modules/integrations/runtime/deliver';
+import { childPids } from '../../../src/modules/integrations/runtime/proc';
 import { bundleFixture, environment, spaceContentUpdated, spaceEvent, startApiStandIn, type LocalServer } from './support';
 
 /*
@@ -61,6 +62,19 @@ describe('integration runtime limits', () => {
     const after = await queued;
     expect(after).toMatchObject({ ok: true, status: 200 });
     expect(after.logs).toContain('[log] behaving this time');
+  });
+
+  it('stops an idle runtime whose background work goes past the memory cap', async () => {
+    const before = childPids('workerd');
+    const event = { eventId: 'evt_setup', type: 'space_installation_setup', spaceId: 'space_1', installationId: 'inst_1', status: 'active' };
+    const result = await runtime.deliver({ ...bad, version: 4, script: misbehaving }, event, environment('quire-misbehaving', api.url), { deadlineMs: 15_000 });
+    expect(result).toMatchObject({ ok: true, status: 200 });
+    const started = [...childPids('workerd')].filter((pid) => !before.has(pid));
+    expect(started).toHaveLength(1);
+    await vi.waitFor(() => expect(childPids('workerd').has(started[0]!)).toBe(false), { timeout: 30_000, interval: 100 });
+
+    const next = await runtime.deliver({ ...bad, version: 4, script: misbehaving }, spaceEvent('space_visibility_updated'), environment('quire-misbehaving', api.url), { deadlineMs: 15_000 });
+    expect(next).toMatchObject({ ok: true, coldStart: true });
   });
 
   it('keeps at most the configured number of warm runtimes', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIntegrationRuntime, type IntegrationRuntime } from '../../../src/modules/integrations/runtime/deliver';
+import { closeIntegrationRuntime, configureIntegrationRuntime, createIntegrationRuntime, deliverEvent, type IntegrationRuntime } from '../../../src/modules/integrations/runtime/deliver';
 import { validateContentKitTree } from '../../../src/modules/integrations/runtime/render';
 import { bundleFixture, environment, INSTALLATION_TOKEN, spaceContentUpdated, spaceEvent, startApiStandIn, startLocalServer, uiRender, type LocalServer } from './support';
 
@@ -112,5 +112,16 @@ export default { async fetch() {
     const result = await runtime.deliver({ kind: 'script', integrationId: 'int_broken', version: 1, script: 'export default {' }, spaceContentUpdated(), environment('broken', api.url));
     expect(result).toMatchObject({ ok: false, status: 0, failure: 'crashed' });
     expect(result.error).toContain('could not be started');
+  });
+
+  it('delivers through the process-wide runtime, configured once and closed at shutdown', async () => {
+    await configureIntegrationRuntime({ deadlineMs: 15_000, warmRuntimes: 1 });
+    try {
+      const result = await deliverEvent(target(), spaceContentUpdated('space_shared'), environment('quire-hello', api.url));
+      expect(result).toMatchObject({ ok: true, coldStart: true });
+      expect(result.logs).toContain('[log] space title: Handbook of tests');
+    } finally {
+      await closeIntegrationRuntime();
+    }
   });
 });

@@ -126,3 +126,28 @@ export function createIntegrationRuntime(overrides: Partial<RuntimeSettings> = {
     close: () => pool.close(),
   };
 }
+
+let shared: { runtime: IntegrationRuntime; settings: Partial<RuntimeSettings> } | undefined;
+
+/**
+ * Sets the settings of the process-wide runtime `deliverEvent` uses (call it once at start, from
+ * the app's config); a runtime already started with other settings is closed first.
+ */
+export async function configureIntegrationRuntime(settings: Partial<RuntimeSettings>): Promise<void> {
+  const previous = shared;
+  shared = { runtime: createIntegrationRuntime(settings), settings };
+  await previous?.runtime.close();
+}
+
+/** Delivers through the process-wide runtime, started on first use with the configured settings. */
+export function deliverEvent(target: DeliveryTarget, event: object, environment: object, options?: DeliveryOptions): Promise<DeliveryResult> {
+  shared ??= { runtime: createIntegrationRuntime(), settings: {} };
+  return shared.runtime.deliver(target, event, environment, options);
+}
+
+/** Stops the process-wide runtime's processes (graceful shutdown). */
+export async function closeIntegrationRuntime(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  await current?.runtime.close();
+}

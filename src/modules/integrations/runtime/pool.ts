@@ -17,11 +17,18 @@ interface Entry {
 export class RuntimePool {
   private entries = new Map<string, Entry>();
   private closed = false;
+  private readonly watchdog: NodeJS.Timeout;
 
   constructor(
     private readonly limits: SandboxLimits,
     private readonly warmRuntimes: number,
-  ) {}
+    idleCheckMs = 1_000,
+  ) {
+    // Busy runtimes are watched closely by their delivery; idle ones only need an occasional look.
+    this.watchdog = setInterval(() => {
+      for (const entry of this.entries.values()) entry.ready?.checkIdleMemory();
+    }, idleCheckMs).unref();
+  }
 
   get size(): number {
     return this.entries.size;
@@ -66,6 +73,7 @@ export class RuntimePool {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.watchdog);
     const all = [...this.entries.values()];
     this.entries.clear();
     await Promise.all(all.map((entry) => entry.runtime.then((runtime) => runtime.dispose()).catch(() => undefined)));

@@ -175,6 +175,15 @@ export class ScriptRuntime {
     void this.mf.dispose().catch(() => undefined);
   }
 
+  /** For the pool's idle watchdog: work left running after an answer (`waitUntil`) can grow too. */
+  checkIdleMemory() {
+    if (this.current || this.death || this.pid === undefined) return;
+    const rss = residentBytes(this.pid);
+    if (rss !== undefined && rss > this.limits.memoryBytes) {
+      this.kill('memory', `The integration used ${Math.round(rss / 1048576)} MB while idle, over its limit of ${Math.round(this.limits.memoryBytes / 1048576)} MB; its runtime was stopped`);
+    }
+  }
+
   dispose(): Promise<void> {
     if (!this.death) this.death = { failure: 'crashed', message: 'The runtime was shut down' };
     return this.mf.dispose().catch(() => undefined);
