@@ -84,6 +84,21 @@ describe('integration scripts in workerd', () => {
     }
   });
 
+  it('checks every redirect hop of an outbound fetch against the guard', async () => {
+    const inside = await startLocalServer(() => ({ status: 200, body: 'secret inside' }));
+    const outside = await startLocalServer(() => ({ status: 302, headers: { location: `${inside.url}/admin` } }));
+    try {
+      // Only the first host is allowed: its redirect to another loopback port must be refused.
+      const result = await runtime.deliver(target(), spaceEvent('space_visibility_updated'), environment('quire-hello', api.url, { PROBE_URL: `${outside.url}/start` }), { allowHosts: [`127.0.0.1:${outside.port}`] });
+      expect(outside.requests).toHaveLength(1);
+      expect(inside.requests).toHaveLength(0);
+      expect(result.logs.some((l) => l.includes(`[quire] outbound GET ${inside.url}/admin refused`))).toBe(true);
+      expect(result.logs.join('\n')).not.toContain('secret inside');
+    } finally {
+      await Promise.all([inside.close(), outside.close()]);
+    }
+  });
+
   it('gives raw sockets no way around the guard', async () => {
     const probe = await startLocalServer(() => ({ status: 200, body: 'secret inside' }));
     const script = `import { connect } from 'cloudflare:sockets';
