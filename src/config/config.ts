@@ -16,6 +16,17 @@ export interface Config {
   rateLimits?: RateLimitSettings;
   /** Hosts (`host` or `host:port`) that imports may fetch even when they resolve to internal addresses. */
   fetchAllowHosts?: string[];
+  /** Limits of the sandbox integration scripts run in; absent fields take the runtime's defaults. */
+  integrationRuntime?: IntegrationRuntimeSettings;
+}
+
+export interface IntegrationRuntimeSettings {
+  /** Time for one event delivery, cold start included. */
+  deadlineMs?: number;
+  /** Resident memory cap of one script's runtime process, in MB. */
+  memoryMb?: number;
+  /** Runtimes kept warm, one per integration version. */
+  warmRuntimes?: number;
 }
 
 export interface RateLimitSettings {
@@ -150,6 +161,9 @@ export const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS'),
   DATABASE_POOL_SIZE: positiveInt('DATABASE_POOL_SIZE'),
   STATEMENT_TIMEOUT_MS: positiveInt('STATEMENT_TIMEOUT_MS'),
+  QUIRE_INTEGRATION_DEADLINE_MS: positiveInt('QUIRE_INTEGRATION_DEADLINE_MS'),
+  QUIRE_INTEGRATION_MEMORY_MB: positiveInt('QUIRE_INTEGRATION_MEMORY_MB'),
+  QUIRE_INTEGRATION_WARM_RUNTIMES: positiveInt('QUIRE_INTEGRATION_WARM_RUNTIMES'),
 });
 
 /** Reads the settings; throws a ConfigError, one line naming the variable, before anything is opened. */
@@ -172,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: loadHttpSettings(env),
     rateLimits: loadRateLimits(env),
     fetchAllowHosts: (env.QUIRE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    integrationRuntime: {
+      deadlineMs: e.QUIRE_INTEGRATION_DEADLINE_MS,
+      memoryMb: e.QUIRE_INTEGRATION_MEMORY_MB,
+      warmRuntimes: e.QUIRE_INTEGRATION_WARM_RUNTIMES,
+    },
   };
 }
 
