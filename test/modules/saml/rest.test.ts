@@ -94,7 +94,7 @@ describe('SAML providers over REST', () => {
   for (const [what, change, message] of refusals) {
     it(`refuses ${what} with a 400 and writes nothing`, async () => {
       const before = await providerCount();
-      const input = { ...valid(), ...change };
+      const input: Record<string, unknown> = { ...valid(), ...change };
       if (change.certificate === 'PRIVATE') input.certificate = idp.privateKey;
       if (change.defaultTeam === 'OTHER') input.defaultTeam = otherTeam;
       const res = await create(input);
