@@ -82,10 +82,12 @@ export function createSpecAjv() {
   for (const format of collectFormats(spec, new Set())) {
     if (!ajv.formats[format]) ajv.addFormat(format, true);
   }
-  ajv.addSchema({
-    $id: DOCUMENT_ID,
-    components: { schemas: mapValues(spec.components.schemas, toJsonSchema) },
-  });
+  const schemas = mapValues(spec.components.schemas, toJsonSchema);
+  // The contract's `PlainObject` (the `props` of ContentKit render requests and answers) has no
+  // `type`, so any string matches it too, and a `oneOf` over (object | string | ...) then fails
+  // for every string prop. The platform means an object: the one correction made to the contract.
+  schemas.PlainObject = { ...(schemas.PlainObject as Schema), type: 'object' };
+  ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas } });
   return ajv;
 }
 

@@ -1,6 +1,6 @@
 import LZString from 'lz-string';
 import { ValidationError } from '../../../domain/errors';
-import { COMPONENTS_REF, DOCUMENT_ID, createSpecAjv, spec, toJsonSchema, type Schema } from '../../../lib/spec-schemas';
+import { componentErrors } from '../../../lib/spec-schemas';
 
 /*
  * The two ends of `GET /v1/integrations/{name}/render?request=<LZ-string>`: decoding the
@@ -29,25 +29,7 @@ export interface RenderRequest {
 
 const FIELD = ['request'];
 
-/*
- * The spec's `PlainObject` (the `props` of every render request and answer) has no `type`, so
- * any string also matches it, and the `oneOf` of its values (object | string | ...) then fails
- * for every string prop. The platform means an object: that is the one correction made here.
- */
-let validator: ReturnType<typeof createSpecAjv> | undefined;
-function schemaErrors(name: string, value: unknown): string[] | null {
-  if (!validator) {
-    validator = createSpecAjv();
-    validator.removeSchema(DOCUMENT_ID);
-    const schemas = Object.fromEntries(Object.entries(spec.components.schemas).map(([key, schema]) => [key, toJsonSchema(schema)]));
-    schemas.PlainObject = { ...(schemas.PlainObject as Schema), type: 'object' };
-    validator.addSchema({ $id: DOCUMENT_ID, components: { schemas } });
-  }
-  const id = `${DOCUMENT_ID}${COMPONENTS_REF}schemas/${name}`;
-  const validate = validator.getSchema(id) ?? validator.compile({ $ref: id });
-  if (validate(value)) return null;
-  return (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
-}
+const schemaErrors = componentErrors;
 
 /** Decodes and checks a render request; a `ValidationError` (400) names what is wrong. */
 export function decodeRenderRequest(encoded: unknown, limits: RenderLimits = DEFAULT_RENDER_LIMITS): RenderRequest {
