@@ -1,6 +1,7 @@
 import { collectionRoutes } from '../modules/collections/rest';
 import { contentRoutes } from '../modules/content/rest';
 import { changeRequestRoutes } from '../modules/change-requests/rest';
+import { commentRoutes } from '../modules/comments/rest';
 import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
@@ -25,6 +26,7 @@ export function createRestRouter(): RestRouter {
   permissionRoutes(router);
   contentRoutes(router);
   changeRequestRoutes(router);
+  commentRoutes(router);
   siteRoutes(router);
   publishedRoutes(router);
   samlRoutes(router);

@@ -24,7 +24,7 @@ export async function presentChangeRequest(ctx: RequestContext, cr: ChangeReques
     revisionInitial: row.revisionInitial,
     ...(row.revisionMergedAncestor ? { revisionMergedAncestor: row.revisionMergedAncestor } : {}),
     ...(row.revisionMerged ? { revisionMerged: row.revisionMerged } : {}),
-    comments: 0,
+    comments: row.commentsOpen,
     outdated: isOutdated(cr),
     urls: {
       app: `${ctx.config.appUrl}/o/${space.organizationId}/s/${space.id}/~/changes/${row.number}`,

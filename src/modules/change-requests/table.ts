@@ -34,6 +34,8 @@ export const changeRequests = pgTable(
     createdBy: text().references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts().notNull().defaultNow(),
     updatedAt: ts().notNull().defaultNow(),
+    /** Open comments on the change request: kept by a trigger (migration 0014). */
+    commentsOpen: integer().notNull().default(0),
   },
   (t) => [
     uniqueIndex('change_requests_number_idx').on(t.spaceId, t.number),

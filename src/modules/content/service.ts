@@ -131,6 +131,11 @@ export function pageDocument(ctx: RequestContext, tree: RevisionTree, entry: Pag
   return markdownToDocument(markdown, resolverFor(tree, entry.path, ctx.config.appUrl));
 }
 
+/** Markdown that belongs to no page (a comment's), as the platform's JSON document, links resolved in the content. */
+export function markdownDocument(ctx: RequestContext, content: SpaceContent, markdown: string): Record<string, unknown> {
+  return markdownToDocument(markdown, resolverFor(content.tree, '', ctx.config.appUrl));
+}
+
 /** Files of the space's current revision, a window at a time. */
 export async function listFiles(ctx: RequestContext, spaceId: string, args: PageArgs, max: number, query: RevisionReadInput = {}): Promise<SpaceContent & { page: Page<TreeFile> }> {
   return filesOf(await getContent(ctx, spaceId, query), args, max);

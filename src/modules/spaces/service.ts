@@ -381,10 +381,7 @@ export async function spacePermissions(ctx: RequestContext, row: SpaceRow): Prom
   return { view, access: view, admin, viewInviteLinks: admin, edit, triggerGitSync: edit, comment, merge, review, installIntegration: admin };
 }
 
-/**
- * The discussion and change-request counters of a space, from its row: a trigger keeps the
- * change-request ones. Comments arrive with their own table; until then a space has none.
- */
+/** The discussion and change-request counters of a space, from its row: triggers keep them. */
 export async function spaceCounters(_ctx: RequestContext, row: SpaceRow) {
-  return { comments: 0, changeRequests: row.changeRequestsTotal, changeRequestsOpen: row.changeRequestsOpen, changeRequestsDraft: row.changeRequestsDraft };
+  return { comments: row.commentsOpen, changeRequests: row.changeRequestsTotal, changeRequestsOpen: row.changeRequestsOpen, changeRequestsDraft: row.changeRequestsDraft };
 }

@@ -40,6 +40,8 @@ export const spaces = pgTable(
     changeRequestsDraft: integer().notNull().default(0),
     /** How many published sites show the space; kept by triggers of the sites tables, so reads need no join. */
     publishedSites: integer().notNull().default(0),
+    /** Open comments of the space's own discussion (not its change requests'): kept by a trigger (migration 0014). */
+    commentsOpen: integer().notNull().default(0),
   },
   (t) => [
     index('spaces_organization_idx').on(t.organizationId, t.createdAt, t.id),

@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+
+/** The NOTIFY channel every instance listens on for discussion events. */
+export const COMMENT_CHANNEL = 'quire_comments';
+
+export type CommentEventKind = 'added' | 'edited' | 'resolved' | 'reopened' | 'replied' | 'deleted';
+
+/** What changed, and where: subscribers re-read the comment themselves, with their own rights. */
+export interface CommentEvent {
+  kind: CommentEventKind;
+  spaceId: string;
+  changeRequestId: string | null;
+  pageId: string | null;
+  commentId: string;
+}
+
+/**
+ * Tells every instance (through PostgreSQL, so a subscriber on another instance hears it too).
+ * Sent after the write committed: a subscriber that reads the comment then finds it.
+ */
+export async function publishCommentEvent(db: Db, event: CommentEvent): Promise<void> {
+  await db.execute(sql`select pg_notify(${COMMENT_CHANNEL}, ${JSON.stringify(event)})`);
+}
+
+export function parseCommentEvent(payload: string): CommentEvent | null {
+  try {
+    const event = JSON.parse(payload) as CommentEvent;
+    return typeof event.commentId === 'string' && typeof event.spaceId === 'string' ? event : null;
+  } catch {
+    return null;
+  }
+}
