@@ -16,6 +16,15 @@ export interface Config {
   rateLimits?: RateLimitSettings;
   /** Hosts (`host` or `host:port`) that imports may fetch even when they resolve to internal addresses. */
   fetchAllowHosts?: string[];
+  /** The machine-translation engine translations run on; absent: running a translation answers 412. */
+  translate?: TranslateSettings;
+}
+
+/** A LibreTranslate-compatible server (`POST {url}/translate`). */
+export interface TranslateSettings {
+  url: string;
+  /** Sent as `api_key` when the server asks for one. */
+  key?: string;
 }
 
 export interface RateLimitSettings {
@@ -150,6 +159,8 @@ export const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS'),
   DATABASE_POOL_SIZE: positiveInt('DATABASE_POOL_SIZE'),
   STATEMENT_TIMEOUT_MS: positiveInt('STATEMENT_TIMEOUT_MS'),
+  QUIRE_TRANSLATE_URL: origin('QUIRE_TRANSLATE_URL'),
+  QUIRE_TRANSLATE_KEY: z.preprocess(blankIsUnset, z.string().optional()),
 });
 
 /** Reads the settings; throws a ConfigError, one line naming the variable, before anything is opened. */
@@ -172,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: loadHttpSettings(env),
     rateLimits: loadRateLimits(env),
     fetchAllowHosts: (env.QUIRE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    ...(e.QUIRE_TRANSLATE_URL ? { translate: { url: e.QUIRE_TRANSLATE_URL.replace(/\/$/, ''), ...(e.QUIRE_TRANSLATE_KEY ? { key: e.QUIRE_TRANSLATE_KEY } : {}) } } : {}),
   };
 }
 

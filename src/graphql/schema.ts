@@ -11,5 +11,6 @@ import '../modules/spaces/graphql';
 import '../modules/content/graphql';
 import '../modules/change-requests/graphql';
 import '../modules/sites/graphql';
+import '../modules/translations/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

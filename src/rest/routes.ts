@@ -9,6 +9,7 @@ import { publishedRoutes } from '../modules/published/rest';
 import { siteRoutes } from '../modules/sites/rest';
 import { spaceRoutes } from '../modules/spaces/rest';
 import { teamRoutes } from '../modules/teams/rest';
+import { translationRoutes } from '../modules/translations/rest';
 import { userRoutes } from '../modules/users/rest';
 import { RestRouter } from './router';
 
@@ -26,5 +27,6 @@ export function createRestRouter(): RestRouter {
   changeRequestRoutes(router);
   siteRoutes(router);
   publishedRoutes(router);
+  translationRoutes(router);
   return router;
 }
