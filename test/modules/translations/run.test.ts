@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../../support/clients';
 import { contentBench, type ContentBench } from '../../support/change-requests';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
 import { startTranslateServer, type TranslateServer } from '../../support/translate-server';
-import { waitForRun } from './support';
+import { gid } from '../../support/doors';
+import { translationNode, waitForRun } from './support';
 
 /** Runs of a translation through the real job queue, against a local LibreTranslate-speaking server. */
 let t: TestApp;
@@ -99,5 +100,113 @@ describe('a translation run', () => {
       ].join('\n'),
     );
     expect(pages['GUIDE (fr)']).toBe('FIRST STEP. (fr)\n\n- ONE ITEM (fr)\n- TWO ITEMS (fr)');
+  });
+
+  it('translates again only the pages changed since the last run', async () => {
+    const created = await create();
+    await run(created.id);
+    const first = await waitForRun(t, creator.token, created.id);
+    expect(first.status).toBe('COMPLETED');
+
+    await b.space.update('Guide', { markdown: 'First step.\n\n- one item\n- two items\n- three items' });
+    engine.requests.length = 0;
+    await run(created.id);
+    const second = await waitForRun(t, creator.token, created.id);
+    expect(second.status).toBe('COMPLETED');
+
+    // Only the Guide page went out; Intro's translation was kept from the first run.
+    expect(engine.texts().sort()).toEqual(['First step.', 'Guide', 'one item', 'three items', 'two items'].sort());
+    expect(second.stats).toMatchObject({ runs: 2, latestPages: 1, latestWords: 9, totalPages: 2, totalWords: first.stats.totalWords + 9 });
+    expect(second.resultSpace.id).toBe(first.resultSpace.id);
+    expect(second.resultRevision).not.toBe(first.resultRevision);
+    const { body } = await t.rest('GET', `/v1/orgs/${acme.organizationId}/translations/${created.id}`, { token: creator.token });
+    const pages = await resultPages(body.result.space);
+    expect(pages['GUIDE (fr)']).toBe('FIRST STEP. (fr)\n\n- ONE ITEM (fr)\n- TWO ITEMS (fr)\n- THREE ITEMS (fr)');
+    expect(pages['INTRO (fr)']).toContain('**QUICK START (fr)**');
+
+    // Nothing changed: a run sends nothing, and still completes.
+    engine.requests.length = 0;
+    await run(created.id);
+    const third = await waitForRun(t, creator.token, created.id);
+    expect(engine.requests).toEqual([]);
+    expect(third.stats).toMatchObject({ runs: 3, latestPages: 0, latestWords: 0 });
+  });
+
+  it.each([
+    ['error', /answered 500/],
+    ['not-json', /not JSON/],
+    ['short', /no translatedText list of \d+ texts/],
+  ] as const)('a provider that answers %s leaves the translation failed, with the reason', async (mode, reason) => {
+    const created = await create();
+    engine.setMode(mode);
+    try {
+      await run(created.id);
+      const node = await waitForRun(t, creator.token, created.id);
+      expect(node).toMatchObject({ status: 'FAILED', failure: expect.stringMatching(reason), resultRevision: null });
+      expect(node.failure).toMatch(/^The translation provider failed: /);
+      expect(node.stats.runs).toBe(0);
+      // REST's status enum has no failure: the translation waits for another run.
+      const { body } = await t.rest('GET', `/v1/orgs/${acme.organizationId}/translations/${created.id}`, { token: creator.token });
+      expect(body).toMatchObject({ status: 'pending', stats: { runs: 0 } });
+      expect(body.result).toBeUndefined();
+    } finally {
+      engine.setMode('translate');
+    }
+    // Once the provider is back, the next run completes.
+    await run(created.id);
+    expect(await waitForRun(t, creator.token, created.id)).toMatchObject({ status: 'COMPLETED', failure: null });
+  });
+
+  it('an unreachable provider leaves the translation failed, with the reason', async () => {
+    const created = await create();
+    const stopped = await startTranslateServer();
+    await stopped.stop();
+    const saved = { translate: t.config.translate, hosts: t.config.fetchAllowHosts };
+    t.config.translate = { url: stopped.url };
+    t.config.fetchAllowHosts = [stopped.host];
+    try {
+      await run(created.id);
+      const node = await waitForRun(t, creator.token, created.id);
+      expect(node).toMatchObject({ status: 'FAILED', failure: expect.stringMatching(/^The translation provider failed: .*could not be fetched/) });
+    } finally {
+      t.config.translate = saved.translate;
+      t.config.fetchAllowHosts = saved.hosts;
+    }
+  });
+
+  it('a provider on an internal address not allowed by QUIRE_FETCH_ALLOW_HOSTS is refused by the SSRF guard', async () => {
+    const created = await create();
+    const saved = t.config.fetchAllowHosts;
+    t.config.fetchAllowHosts = [];
+    engine.requests.length = 0;
+    try {
+      await run(created.id);
+      const node = await waitForRun(t, creator.token, created.id);
+      expect(node).toMatchObject({ status: 'FAILED', failure: expect.stringMatching(/^The translation provider failed: .*loopback/) });
+      expect(engine.requests).toEqual([]);
+    } finally {
+      t.config.fetchAllowHosts = saved;
+    }
+  });
+
+  it('without a provider configured, run answers 412 saying how to configure one, and queues nothing', async () => {
+    const created = await create();
+    const saved = t.config.translate;
+    delete t.config.translate;
+    try {
+      const res = await t.rest('POST', `/v1/orgs/${acme.organizationId}/translations/${created.id}/run`, { token: creator.token });
+      expect(res.status).toBe(412);
+      expect(res.body.error.message).toMatch(/QUIRE_TRANSLATE_URL/);
+      const gql = await t.graphql(
+        'mutation ($input: TranslationRunInput!) { translationRun(input: $input) { translation { id } userErrors { code message } } }',
+        { input: { translationId: gid('Translation', created.id) } },
+        creator.token,
+      );
+      expect(gql.body.data.translationRun).toEqual({ translation: null, userErrors: [{ code: 'PRECONDITION_FAILED', message: expect.stringContaining('QUIRE_TRANSLATE_URL') }] });
+    } finally {
+      t.config.translate = saved;
+    }
+    const node = await translationNode(t, creator.token, created.id);
+    expect(node).toMatchObject({ status: 'PENDING', resultSpace: null, stats: { runs: 0 } });
   });
 });
