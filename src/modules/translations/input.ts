@@ -8,9 +8,10 @@ export const TRANSLATION_LANGUAGES = [
 ] as const;
 export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
 
-const language = (field: string) =>
+/** `noun` names the value in messages; the field's path is put before them. */
+const language = (noun: string) =>
   z.enum(TRANSLATION_LANGUAGES, {
-    error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be one of ${TRANSLATION_LANGUAGES.join(', ')}`),
+    error: (issue) => (issue.input === undefined ? `${noun} is required` : `${noun} must be one of ${TRANSLATION_LANGUAGES.join(', ')}`),
   });
 
 /** Instructions are a platform JSON document; its shape is checked against the spec by the service. */
@@ -21,7 +22,7 @@ export const translationCreateSchema = z
     {
       language: language('language'),
       source: z
-        .object({ space: z.string({ error: 'source.space must be a space id' }).min(1, 'source.space must be a space id'), language: language('source.language') }, { error: 'source must be an object with space and language' })
+        .object({ space: z.string({ error: 'source.space must be a space id' }).min(1, 'source.space must be a space id'), language: language('the source language') }, { error: 'source must be an object with space and language' })
         .strict(),
       instructions: instructions.optional(),
     },
