@@ -9,6 +9,7 @@ import { componentErrors } from '../../lib/spec-schemas';
 import { getOrganization } from '../organizations/service';
 import type { OrganizationRow } from '../organizations/table';
 import { getSpace } from '../spaces/service';
+import type { SpaceRow } from '../spaces/table';
 import { translationCreateSchema, translationUpdateSchema, type TranslationCreateInput, type TranslationUpdateInput } from './input';
 import type { TaskDefinition } from '../../jobs/job';
 import { markQueued, translationRow, unmarkQueued } from './queries';
@@ -25,23 +26,31 @@ function checkedInstructions(value: Record<string, unknown> | undefined): Record
   return value;
 }
 
+const missingAsNull = (error: unknown) => {
+  if (error instanceof NotFoundError) return null;
+  throw error;
+};
+
+/** The row when it belongs to the organization and the viewer may see it; undefined otherwise. */
+async function visibleIn(ctx: RequestContext, org: OrganizationRow, id: string): Promise<TranslationRow | undefined> {
+  const row = await translationRow(ctx.db, id);
+  return row && row.organizationId === org.id && (await ctx.authz.can('translation:view', row)) ? row : undefined;
+}
+
 /** A translation of the organization the viewer may see; anything else, another organization's included, is NOT_FOUND. */
 export async function getTranslation(ctx: RequestContext, organizationId: string, id: string): Promise<TranslationRow> {
-  const org = await getOrganization(ctx, organizationId);
-  const row = await translationRow(ctx.db, id);
-  if (!row || row.organizationId !== org.id) throw new NotFoundError('Translation');
-  await ctx.authz.assertVisible('translation:view', row, 'Translation');
+  const row = await visibleIn(ctx, await getOrganization(ctx, organizationId), id);
+  if (!row) throw new NotFoundError('Translation');
   return row;
 }
 
-/** A translation by id alone (GraphQL's node); NOT_FOUND unless the viewer may see it. */
+/** A translation by id alone (GraphQL's node and mutations); NOT_FOUND unless the viewer may see it. */
 export async function getTranslationById(ctx: RequestContext, id: string): Promise<TranslationRow> {
   requireViewer(ctx);
   const row = await translationRow(ctx.db, id);
-  if (!row) throw new NotFoundError('Translation');
-  return getTranslation(ctx, row.organizationId, id).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('Translation') : error;
-  });
+  const org = row && (await getOrganization(ctx, row.organizationId).catch(missingAsNull));
+  if (!row || !org || !(await ctx.authz.can('translation:view', row))) throw new NotFoundError('Translation');
+  return row;
 }
 
 const listSpec = (where: ReturnType<typeof and>): KeysetSpec<TranslationRow> => ({
@@ -80,6 +89,16 @@ export async function listTranslationsOfOrganizations(ctx: RequestContext, orgs:
   return pages;
 }
 
+/** The translations of many spaces (those whose source they are), one page each, in one statement (GraphQL). */
+export async function listTranslationsOfSpaces(ctx: RequestContext, sources: readonly SpaceRow[], args: PageArgs, max: number): Promise<Map<string, Page<TranslationRow>>> {
+  const orgs = await Promise.all([...new Set(sources.map((s) => s.organizationId))].map((id) => getOrganization(ctx, id).catch(missingAsNull)));
+  const allowed = new Set((await ctx.authz.allowed('organization:listMembers', orgs.filter((o): o is OrganizationRow => o !== null))).map((o) => o.id));
+  const ids = sources.filter((s) => allowed.has(s.organizationId)).map((s) => s.id);
+  const pages = await keysetPages(ctx.db, { ...listSpec(undefined), partition: translations.sourceSpaceId, parentIds: sources.map((s) => s.id), parentOf: (t) => t.sourceSpaceId, where: ids.length ? inArray(translations.sourceSpaceId, ids) : sql`false` }, args, max);
+  for (const page of pages.values()) remember(ctx, page.items);
+  return pages;
+}
+
 /**
  * Creates a translation of a space of the organization into another language; nothing is
  * translated until it is run. Needs the `create` role in the organization (the first run creates
@@ -90,10 +109,7 @@ export async function createTranslation(ctx: RequestContext, organizationId: str
   await ctx.authz.assert('organization:createContent', org, 'Only organization admins and creators can manage translations');
   const body = parseInput(translationCreateSchema, input);
   const instructions = checkedInstructions(body.instructions);
-  const source = await getSpace(ctx, body.source.space).catch((error: unknown) => {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  });
+  const source = await getSpace(ctx, body.source.space).catch(missingAsNull);
   if (!source || source.organizationId !== org.id) throw new ValidationError(`source.space: there is no space ${body.source.space} in this organization`, ['source', 'space']);
   const now = ctx.now();
   const [row] = await ctx.db
@@ -124,13 +140,8 @@ export async function updateTranslation(ctx: RequestContext, organizationId: str
 
 /** Deletes the translation; the space it wrote stays. A missing one is deleted already. */
 export async function deleteTranslation(ctx: RequestContext, organizationId: string, id: string): Promise<void> {
-  let row: TranslationRow;
-  try {
-    row = await getTranslation(ctx, organizationId, id);
-  } catch (error) {
-    if (error instanceof NotFoundError && error.message === 'Translation not found') return;
-    throw error;
-  }
+  const row = await visibleIn(ctx, await getOrganization(ctx, organizationId), id);
+  if (!row) return;
   await ctx.authz.assert('translation:manage', row, 'Only organization admins and creators can manage translations');
   await ctx.db.delete(translations).where(eq(translations.id, row.id));
 }

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translations } from '../../../src/modules/translations/table';
 import { startTestApp, type TestApp } from '../../support/clients';
 import { contentBench, type ContentBench } from '../../support/change-requests';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
@@ -208,5 +210,35 @@ describe('a translation run', () => {
     }
     const node = await translationNode(t, creator.token, created.id);
     expect(node).toMatchObject({ status: 'PENDING', resultSpace: null, stats: { runs: 0 } });
+  });
+
+  it('runs through GraphQL too, and the source space lists its translations', async () => {
+    const created = await create();
+    const res = await t.graphql(
+      'mutation ($input: TranslationRunInput!) { translationRun(input: $input) { translation { id status } userErrors { code message } } }',
+      { input: { translationId: gid('Translation', created.id) } },
+      creator.token,
+    );
+    expect(res.body.data.translationRun).toEqual({ translation: { id: gid('Translation', created.id), status: 'PENDING' }, userErrors: [] });
+    const done = await waitForRun(t, creator.token, created.id);
+    expect(done.status).toBe('COMPLETED');
+    const space = await t.graphql('query ($id: ID!) { node(id: $id) { ... on Space { translations(first: 100) { totalCount edges { node { restId } } } } } }', { id: gid('Space', b.spaceId) }, creator.token);
+    expect(space.body.data.node.translations.edges.map((e: { node: { restId: string } }) => e.node.restId)).toContain(created.id);
+  });
+
+  it('refuses a second run while one is queued (409), and takes over a run stale for 20 minutes', async () => {
+    const created = await create();
+    await t.db.update(translations).set({ queuedAt: new Date() }).where(eq(translations.id, created.id));
+    const res = await t.rest('POST', `/v1/orgs/${acme.organizationId}/translations/${created.id}/run`, { token: creator.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(/already queued or running/);
+
+    await t.db.update(translations).set({ queuedAt: null, status: 'running', runStartedAt: new Date() }).where(eq(translations.id, created.id));
+    expect((await t.rest('POST', `/v1/orgs/${acme.organizationId}/translations/${created.id}/run`, { token: creator.token })).status).toBe(409);
+
+    // A worker that died mid-run leaves it "running": after 20 minutes another run may start.
+    await t.db.update(translations).set({ runStartedAt: new Date(Date.now() - 21 * 60 * 1000) }).where(eq(translations.id, created.id));
+    await run(created.id);
+    expect((await waitForRun(t, creator.token, created.id)).status).toBe('COMPLETED');
   });
 });

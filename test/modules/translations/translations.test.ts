@@ -5,7 +5,7 @@ import { scenario } from '../../support/scenario';
 import { contentBench, type ContentBench } from '../../support/change-requests';
 import { gid, MISSING } from '../../support/doors';
 import { mutations } from '../../support/graphql';
-import type { TestApp } from '../../support/clients';
+import { warmSession, type TestApp } from '../../support/clients';
 import type { Actor, OrgFixture } from '../../support/factories';
 
 /** Creating and changing translations: input checks on both doors, GraphQL shapes, and the queue's absence. */
@@ -97,5 +97,31 @@ describe('translations in GraphQL', () => {
     expect((await t.graphql(`query ($id: ID!) { node(id: $id) { id } }`, { id }, people.creator.token)).body.data.node).toBeNull();
     // Deleting it again succeeds.
     await succeed('translationDelete', { translationId: id }, 'deletedTranslationId');
+  });
+});
+
+describe('listing translations', () => {
+  it('costs one statement, for one translation as for many (no query per item)', async () => {
+    const fresh = await scenario({ creator: ['create', 'Cora Creator'] });
+    try {
+      const { t: app, acme: org, people: who } = fresh;
+      const space = (await app.rest('POST', `/v1/orgs/${org.organizationId}/spaces`, { token: org.admin.token, body: { title: 'Counted' } })).body.id;
+      const add = async () => expect((await app.rest('POST', `/v1/orgs/${org.organizationId}/translations`, { token: org.admin.token, body: { language: 'fr', source: { space, language: 'en' } } })).status).toBe(201);
+      const statements = async () => {
+        await warmSession(app, who.creator.token);
+        const before = app.database.counter.count;
+        const res = await app.rest('GET', `/v1/orgs/${org.organizationId}/translations`, { token: who.creator.token });
+        return { n: app.database.counter.count - before, items: res.body.items.length };
+      };
+      await add();
+      const one = await statements();
+      for (let i = 0; i < 4; i++) await add();
+      const five = await statements();
+      expect([one.items, five.items]).toEqual([1, 5]);
+      // The page and its count in one statement; organization and role come from the session.
+      expect([one.n, five.n]).toEqual([1, 1]);
+    } finally {
+      await fresh.t.close();
+    }
   });
 });

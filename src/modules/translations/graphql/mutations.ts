@@ -53,7 +53,11 @@ defineMutation('translationDelete', {
   input: (t) => ({ translationId: t.globalID({ for: TranslationRef, required: true, description: 'The translation to delete.' }) }),
   payload: { deletedTranslationId: { type: 'ID', description: 'Global ID of the translation that no longer exists.' } },
   resolve: async ({ translationId }, ctx) => {
-    const organizationId = await organizationOf(ctx, translationId.id).catch(() => null);
+    // A translation the caller cannot see is deleted already, as over REST.
+    const organizationId = await organizationOf(ctx, translationId.id).catch((error: unknown) => {
+      if ((error as { code?: string }).code === 'NOT_FOUND') return null;
+      throw error;
+    });
     if (organizationId) await deleteTranslation(ctx, organizationId, translationId.id);
     return { deletedTranslationId: encodeGlobalID('Translation', translationId.id) };
   },

@@ -8,7 +8,7 @@ import { getOrganization } from '../../organizations/service';
 import { SpaceRef } from '../../spaces/graphql/refs';
 import { getSpace } from '../../spaces/service';
 import { TRANSLATION_LANGUAGES } from '../input';
-import { getTranslationById, listTranslationsOfOrganizations } from '../service';
+import { getTranslationById, listTranslationsOfOrganizations, listTranslationsOfSpaces } from '../service';
 import type { TranslationStatus } from '../table';
 import { TranslationRef } from './refs';
 
@@ -74,14 +74,30 @@ builder.node(TranslationRef, {
   }),
 });
 
+/** One connection type for the translations of an organization and of a space. */
+const TranslationConnection = builder.connectionObject(
+  { type: TranslationRef, name: 'TranslationConnection', description: 'A page of translations.', fields: totalCountField },
+  { name: 'TranslationEdge', description: 'A translation in a page, with its cursor.' },
+);
+
 builder.objectFields(OrganizationRef, (t) => ({
   translations: t.connection(
     {
       type: TranslationRef,
-      description: 'Translations of the organization\'s spaces, newest first; guests see none.',
+      description: "Translations of the organization's spaces, newest first; guests see none.",
       resolve: batchedConnection('Organization.translations', (ctx, orgs, window: PageArgs) => listTranslationsOfOrganizations(ctx, orgs, window, GRAPHQL_MAX)),
     },
-    { name: 'TranslationConnection', description: 'A page of translations.', fields: totalCountField },
-    { name: 'TranslationEdge', description: 'A translation in a page, with its cursor.' },
+    TranslationConnection,
+  ),
+}));
+
+builder.objectFields(SpaceRef, (t) => ({
+  translations: t.connection(
+    {
+      type: TranslationRef,
+      description: 'Translations of this space into other languages, newest first; guests of its organization see none.',
+      resolve: batchedConnection('Space.translations', (ctx, spaces, window: PageArgs) => listTranslationsOfSpaces(ctx, spaces, window, GRAPHQL_MAX)),
+    },
+    TranslationConnection,
   ),
 }));
