@@ -58,17 +58,10 @@ export interface RunOutcome {
   durationMs: number;
 }
 
-/** Records a completed run: the pages it translated, and the stats it measured. */
+/** Records a completed run: the pages it translated, and the stats it measured. A translation deleted meanwhile stays deleted. */
 export async function recordCompleted(db: Db, id: string, outcome: RunOutcome, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
-    for (const page of outcome.pages) {
-      await tx
-        .insert(translationPages)
-        .values({ translationId: id, ...page, translatedAt: now })
-        .onConflictDoUpdate({ target: [translationPages.translationId, translationPages.sourcePageId], set: { sourceHash: page.sourceHash, translated: page.translated, translatedAt: now } });
-    }
-    const [{ total }] = await tx.select({ total: sql<number>`count(*)::int` }).from(translationPages).where(eq(translationPages.translationId, id));
-    await tx
+    const [kept] = await tx
       .update(translations)
       .set({
         status: 'completed',
@@ -76,14 +69,23 @@ export async function recordCompleted(db: Db, id: string, outcome: RunOutcome, n
         resultRevisionId: outcome.resultRevisionId,
         runs: sql`${translations.runs} + 1`,
         totalWords: sql`${translations.totalWords} + ${outcome.words}`,
-        totalPages: total!,
         totalDurationMs: sql`${translations.totalDurationMs} + ${outcome.durationMs}`,
         latestRunDurationMs: outcome.durationMs,
         latestPages: outcome.pages.length,
         latestWords: outcome.words,
         updatedAt: now,
       })
-      .where(eq(translations.id, id));
+      .where(eq(translations.id, id))
+      .returning({ id: translations.id });
+    if (!kept) return;
+    for (const page of outcome.pages) {
+      await tx
+        .insert(translationPages)
+        .values({ translationId: id, ...page, translatedAt: now })
+        .onConflictDoUpdate({ target: [translationPages.translationId, translationPages.sourcePageId], set: { sourceHash: page.sourceHash, translated: page.translated, translatedAt: now } });
+    }
+    const total = tx.select({ n: sql`count(*)::int` }).from(translationPages).where(eq(translationPages.translationId, id));
+    await tx.update(translations).set({ totalPages: sql`(${total})` }).where(eq(translations.id, id));
   });
 }
 

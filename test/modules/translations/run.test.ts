@@ -241,4 +241,22 @@ describe('a translation run', () => {
     await run(created.id);
     expect((await waitForRun(t, creator.token, created.id)).status).toBe('COMPLETED');
   });
+
+  it('acts as the member who ran it: one who lost the right to create the space fails the run, saying so', async () => {
+    const created = await create();
+    const demoted = await buildMember(t.db, acme.organizationId, 'read', 'Dee Demoted');
+    // As if Dee had run it while a creator, and been demoted before the worker took the job.
+    await t.db.update(translations).set({ queuedAt: new Date(), runBy: demoted.userId }).where(eq(translations.id, created.id));
+    const job = await t.jobs!.send('translation-run', { translationId: created.id });
+    expect(await t.jobs!.waitFor('translation-run', job)).toMatchObject({ state: 'completed', output: { failed: expect.stringMatching(/^The run was refused: /) } });
+    const node = await translationNode(t, creator.token, created.id);
+    expect(node).toMatchObject({ status: 'FAILED', failure: expect.stringContaining('create content'), resultSpace: null });
+  });
+
+  it('a job for a translation with no run queued (deleted, or sent twice) does nothing', async () => {
+    const created = await create();
+    const job = await t.jobs!.send('translation-run', { translationId: created.id });
+    expect((await t.jobs!.waitFor('translation-run', job)).output).toEqual({ skipped: 'no run queued' });
+    expect(await translationNode(t, creator.token, created.id)).toMatchObject({ status: 'PENDING', stats: { runs: 0 } });
+  });
 });
