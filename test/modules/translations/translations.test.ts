@@ -101,7 +101,7 @@ describe('translations in GraphQL', () => {
 });
 
 describe('listing translations', () => {
-  it('costs one statement, for one translation as for many (no query per item)', async () => {
+  it('costs one statement through REST and GraphQL, for one translation as for many (no query per item)', async () => {
     const fresh = await scenario({ creator: ['create', 'Cora Creator'] });
     try {
       const { t: app, acme: org, people: who } = fresh;
@@ -109,17 +109,25 @@ describe('listing translations', () => {
       const add = async () => expect((await app.rest('POST', `/v1/orgs/${org.organizationId}/translations`, { token: org.admin.token, body: { language: 'fr', source: { space, language: 'en' } } })).status).toBe(201);
       const statements = async () => {
         await warmSession(app, who.creator.token);
-        const before = app.database.counter.count;
+        let before = app.database.counter.count;
         const res = await app.rest('GET', `/v1/orgs/${org.organizationId}/translations`, { token: who.creator.token });
-        return { n: app.database.counter.count - before, items: res.body.items.length };
+        const rest = app.database.counter.count - before;
+        before = app.database.counter.count;
+        const gql = await app.graphql(
+          'query ($id: ID!) { node(id: $id) { ... on Organization { translations(first: 50) { edges { node { language status stats { runs } viewerCanEdit } } } } } }',
+          { id: gid('Organization', org.organizationId) },
+          who.creator.token,
+        );
+        expect(gql.body.data.node.translations.edges).toHaveLength(res.body.items.length);
+        return { n: [rest, app.database.counter.count - before], items: res.body.items.length };
       };
       await add();
       const one = await statements();
       for (let i = 0; i < 4; i++) await add();
       const five = await statements();
       expect([one.items, five.items]).toEqual([1, 5]);
-      // The page and its count in one statement; organization and role come from the session.
-      expect([one.n, five.n]).toEqual([1, 1]);
+      // The page and its count in one statement, through either door; organization and role come from the session.
+      expect([one.n, five.n]).toEqual([[1, 1], [1, 1]]);
     } finally {
       await fresh.t.close();
     }
