@@ -5,11 +5,6 @@ import { translationPages, translations, type TranslatedPage, type TranslationRo
 /** A run still "running" after this long died with its worker: it may be queued again. */
 export const STALE_RUN_MS = 20 * 60 * 1000;
 
-export async function translationRow(db: Db, id: string): Promise<TranslationRow | undefined> {
-  const [row] = await db.select().from(translations).where(eq(translations.id, id));
-  return row;
-}
-
 /**
  * Queues a run unless one is queued, or running and not stale: one statement, so two callers
  * cannot both queue. Answers the row, or undefined when a run was already under way.

@@ -12,7 +12,8 @@ import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { translationCreateSchema, translationUpdateSchema, type TranslationCreateInput, type TranslationUpdateInput } from './input';
 import type { TaskDefinition } from '../../jobs/job';
-import { markQueued, translationRow, unmarkQueued } from './queries';
+import { translationById } from './loaders';
+import { markQueued, unmarkQueued } from './queries';
 import { NO_PROVIDER_MESSAGE, performTranslationRun, TRANSLATION_RUN_TASK } from './run';
 import { translations, type TranslationRow } from './table';
 
@@ -33,7 +34,7 @@ const missingAsNull = (error: unknown) => {
 
 /** The row when it belongs to the organization and the viewer may see it; undefined otherwise. */
 async function visibleIn(ctx: RequestContext, org: OrganizationRow, id: string): Promise<TranslationRow | undefined> {
-  const row = await translationRow(ctx.db, id);
+  const row = (await translationById(ctx).load(id)) ?? undefined;
   return row && row.organizationId === org.id && (await ctx.authz.can('translation:view', row)) ? row : undefined;
 }
 
@@ -47,7 +48,7 @@ export async function getTranslation(ctx: RequestContext, organizationId: string
 /** A translation by id alone (GraphQL's node and mutations); NOT_FOUND unless the viewer may see it. */
 export async function getTranslationById(ctx: RequestContext, id: string): Promise<TranslationRow> {
   requireViewer(ctx);
-  const row = await translationRow(ctx.db, id);
+  const row = (await translationById(ctx).load(id)) ?? undefined;
   const org = row && (await getOrganization(ctx, row.organizationId).catch(missingAsNull));
   if (!row || !org || !(await ctx.authz.can('translation:view', row))) throw new NotFoundError('Translation');
   return row;
@@ -68,7 +69,10 @@ const listSpec = (where: ReturnType<typeof and>): KeysetSpec<TranslationRow> => 
 const seesTranslations = (ctx: RequestContext, org: OrganizationRow) => ctx.authz.can('organization:listMembers', org);
 
 function remember(ctx: RequestContext, rows: Iterable<TranslationRow>): void {
-  for (const row of rows) ctx.authz.remember('translation:view', row, true);
+  for (const row of rows) {
+    translationById(ctx).prime(row.id, row);
+    ctx.authz.remember('translation:view', row, true);
+  }
 }
 
 /** The organization's translations, newest first; guests see none. */
@@ -116,6 +120,7 @@ export async function createTranslation(ctx: RequestContext, organizationId: str
     .insert(translations)
     .values({ id: newId(), organizationId: org.id, sourceSpaceId: source.id, sourceLanguage: body.source.language, language: body.language, instructions, createdAt: now, updatedAt: now })
     .returning();
+  translationById(ctx).prime(row!.id, row!);
   return row!;
 }
 
@@ -135,6 +140,7 @@ export async function updateTranslation(ctx: RequestContext, organizationId: str
     .where(eq(translations.id, row.id))
     .returning();
   if (!updated) throw new NotFoundError('Translation');
+  translationById(ctx).clear(row.id).prime(row.id, updated);
   return updated;
 }
 
@@ -144,6 +150,7 @@ export async function deleteTranslation(ctx: RequestContext, organizationId: str
   if (!row) return;
   await ctx.authz.assert('translation:manage', row, 'Only organization admins and creators can manage translations');
   await ctx.db.delete(translations).where(eq(translations.id, row.id));
+  translationById(ctx).clear(row.id);
 }
 
 /**
@@ -163,6 +170,7 @@ export async function runTranslation(ctx: RequestContext, organizationId: string
     await unmarkQueued(ctx.db, row);
     throw error;
   }
+  translationById(ctx).clear(row.id).prime(row.id, queued);
   return queued;
 }
 
