@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { RequestContext } from '../../context/request-context';
 import { DomainError, NotFoundError } from '../../domain/errors';
 import type { TaskContext } from '../../jobs/job';
-import { addContent, allPagesOf, getContent, pageBodies, type TreePage } from '../content/service';
-import type { NewPage } from '../content/input';
+import { addContent, allPagesOf, fileBytes, getContent, pageBodies, type SpaceContent, type TreePage } from '../content/service';
+import type { NewFile, NewPage } from '../content/input';
 import { createSpace, getSpace } from '../spaces/service';
 import { users } from '../users/table';
 import { BATCH, libreTranslate, ProviderError, type TranslationProvider } from './provider';
@@ -107,17 +107,40 @@ async function translate(ctx: RequestContext, row: TranslationRow, provider: Tra
           title: text.title,
           ...(text.description ? { description: text.description } : {}),
           ...(text.markdown ? { markdown: text.markdown } : {}),
+          // Same paths as the source: relative links between pages keep working in the result.
+          ...(p.data.slug ? { slug: p.data.slug } : {}),
           ...(p.data.emoji ? { emoji: p.data.emoji } : {}),
           ...(p.data.hidden ? { hidden: true } : {}),
-          // A link to a page of the source keeps its address: the result's pages get new ids.
-          ...(type === 'link' ? { href: p.data.target?.kind === 'url' ? p.data.target.url : (p.data.target as { page?: string; file?: string } | undefined)?.page ?? '' } : {}),
+          ...(type === 'link' ? { href: linkHref(source, p) } : {}),
           children: build(p.children),
         };
       });
 
   const spaceId = await resultSpace(ctx, row, source.space.title);
-  const written = await addContent(ctx, spaceId, { pages: build(source.tree.pages) }, 'replace');
+  const written = await addContent(ctx, spaceId, { pages: build(source.tree.pages), files: await filesOf(ctx, source) }, 'replace');
   return { resultRevisionId: written.tree.revision.id, pages: changed, words: segments.reduce((n, s) => n + s.words, 0), durationMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * A link page's target in the result: a URL as it is; a page of the source by its path, which the
+ * result's page keeps (the result's pages get new ids); a file by its name, copied along.
+ */
+function linkHref(source: SpaceContent, page: TreePage): string {
+  const target = page.data.target;
+  if (!target) return '';
+  if (target.kind === 'url') return target.url;
+  if (target.kind === 'page') return source.tree.byId.get(target.page)?.path ?? '';
+  return source.tree.filesById.get(target.file)?.data.name ?? '';
+}
+
+/** The source's files, bytes and all, so pages that show or link them by name find them in the result. */
+async function filesOf(ctx: RequestContext, source: SpaceContent): Promise<NewFile[]> {
+  const files: NewFile[] = [];
+  for (const file of source.tree.files) {
+    const read = await fileBytes(ctx, source, file.data.id);
+    if (read) files.push({ name: read.file.name, bytes: read.bytes, contentType: read.file.contentType });
+  }
+  return files;
 }
 
 /** Why a run failed, as the translation shows it: our own messages; a generic line for the rest. */

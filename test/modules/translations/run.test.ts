@@ -259,4 +259,20 @@ describe('a translation run', () => {
     expect((await t.jobs!.waitFor('translation-run', job)).output).toEqual({ skipped: 'no run queued' });
     expect(await translationNode(t, creator.token, created.id)).toMatchObject({ status: 'PENDING', stats: { runs: 0 } });
   });
+
+  it('keeps the source paths and copies its files, so links between pages and to files still resolve', async () => {
+    const linked = await contentBench(() => t, () => acme, [{ title: 'Home', markdown: 'See [the guide](guide) and [the notes](notes.txt).' }, { title: 'Guide', markdown: 'Steps.' }], ['notes.txt']);
+    const res = await t.rest('POST', `/v1/orgs/${acme.organizationId}/translations`, { token: creator.token, body: { language: 'es', source: { space: linked.spaceId, language: 'en' } } });
+    await run(res.body.id);
+    expect((await waitForRun(t, creator.token, res.body.id)).status).toBe('COMPLETED');
+    const { body } = await t.rest('GET', `/v1/orgs/${acme.organizationId}/translations/${res.body.id}`, { token: creator.token });
+    const result = body.result.space;
+
+    const { body: pages } = await t.rest('GET', `/v1/spaces/${result}/content/pages`, { token: creator.token });
+    expect(pages.pages.map((p: { title: string; path: string }) => [p.title, p.path])).toEqual([['HOME (es)', 'home'], ['GUIDE (es)', 'guide']]);
+    const { body: files } = await t.rest('GET', `/v1/spaces/${result}/content/files`, { token: creator.token });
+    expect(files.items.map((f: { name: string }) => f.name)).toEqual(['notes.txt']);
+    const { body: links } = await t.rest('GET', `/v1/spaces/${result}/links`, { token: creator.token });
+    expect(links.stats).toEqual({ total: 2, broken: { total: 0 } });
+  });
 });
