@@ -2,11 +2,11 @@ import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { translationPages, translations, type TranslatedPage, type TranslationRow } from './table';
 
-/** A run still "running" after this long died with its worker: it may be queued again. */
+/** A run still queued, or "running", after this long was lost with its job or its worker: it may be queued again. */
 export const STALE_RUN_MS = 20 * 60 * 1000;
 
 /**
- * Queues a run unless one is queued, or running and not stale: one statement, so two callers
+ * Queues a run unless one is queued or running, and not stale: one statement, so two callers
  * cannot both queue. Answers the row, or undefined when a run was already under way.
  */
 export async function markQueued(db: Db, id: string, userId: string, now: Date): Promise<TranslationRow | undefined> {
@@ -14,7 +14,7 @@ export async function markQueued(db: Db, id: string, userId: string, now: Date):
   const [row] = await db
     .update(translations)
     .set({ status: 'pending', queuedAt: now, runBy: userId, failure: null, updatedAt: now })
-    .where(and(eq(translations.id, id), isNull(translations.queuedAt), or(sql`${translations.status} <> 'running'`, lt(translations.runStartedAt, stale))))
+    .where(and(eq(translations.id, id), or(isNull(translations.queuedAt), lt(translations.queuedAt, stale)), or(sql`${translations.status} <> 'running'`, lt(translations.runStartedAt, stale))))
     .returning();
   return row;
 }

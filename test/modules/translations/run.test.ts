@@ -226,12 +226,17 @@ describe('a translation run', () => {
     expect(space.body.data.node.translations.edges.map((e: { node: { restId: string } }) => e.node.restId)).toContain(created.id);
   });
 
-  it('refuses a second run while one is queued (409), and takes over a run stale for 20 minutes', async () => {
+  it('refuses a second run while one is queued or running (409), and takes over one stale for 20 minutes', async () => {
     const created = await create();
     await t.db.update(translations).set({ queuedAt: new Date() }).where(eq(translations.id, created.id));
     const res = await t.rest('POST', `/v1/orgs/${acme.organizationId}/translations/${created.id}/run`, { token: creator.token });
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/already queued or running/);
+
+    // A job lost before it started (its queue entry gone) frees the translation after 20 minutes too.
+    await t.db.update(translations).set({ queuedAt: new Date(Date.now() - 21 * 60 * 1000) }).where(eq(translations.id, created.id));
+    await run(created.id);
+    expect((await waitForRun(t, creator.token, created.id)).status).toBe('COMPLETED');
 
     await t.db.update(translations).set({ queuedAt: null, status: 'running', runStartedAt: new Date() }).where(eq(translations.id, created.id));
     expect((await t.rest('POST', `/v1/orgs/${acme.organizationId}/translations/${created.id}/run`, { token: creator.token })).status).toBe(409);
