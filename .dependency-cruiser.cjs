@@ -31,13 +31,15 @@ const L = {
   graphqlSchema: '^src/graphql/(schema|print)\\.ts$',
   restKernel: '^src/rest/(?!routes\\.ts$)',
   restRoutes: '^src/rest/routes\\.ts$',
+  /** The integration runtime (sandbox, dev tunnels, render codec): below the services that call it. */
+  integrationRuntime: '^src/modules/integrations/runtime/',
   jobs: '^src/jobs/',
   cli: '^src/cli/',
   app: '^src/(app/|main\\.ts$)',
 };
 
 /** Modules from the bottom up: a module's services may use those of the modules before it. */
-const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces', 'content', 'change-requests', 'sites', 'published', 'translations'];
+const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces', 'content', 'change-requests', 'sites', 'published', 'saml', 'translations'];
 
 const npm = { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'core'] };
 const any = (...layers) => ({ path: layers.map((l) => L[l]) });
@@ -98,18 +100,19 @@ module.exports = {
     allow('auth', 'auth', 'accessControl', 'context', 'config', 'db', 'domain', 'lib', 'table'),
     allow('queries', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
     // Helpers of a service may call the services of lower modules (module-order-internal-* keeps the order).
-    allow('internal', 'internal', 'service', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
-    allow('service', 'service', 'queries', 'internal', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input'),
+    allow('internal', 'internal', 'service', 'queries', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input', 'integrationRuntime'),
+    allow('service', 'service', 'queries', 'internal', 'accessControl', 'context', 'db', 'domain', 'lib', 'table', 'loaders', 'input', 'integrationRuntime'),
+    allow('integrationRuntime', 'integrationRuntime', 'domain', 'lib'),
     allow('adapter', 'adapter', 'service', 'input', 'table', 'context', 'domain', 'lib', 'graphqlKernel', 'restKernel'),
     allow('graphqlKernel', 'graphqlKernel', 'context', 'domain', 'lib'),
     allow('graphqlSchema', 'graphqlSchema', 'graphqlKernel', 'adapter'),
     allow('restKernel', 'restKernel', 'context', 'domain', 'lib'),
     allow('restRoutes', 'restKernel', 'adapter'),
     // Tasks act for the user who asked for them: the queue builds their request context.
-    allow('jobs', 'jobs', 'service', 'auth', 'context', 'config', 'db', 'domain', 'lib'),
+    allow('jobs', 'jobs', 'service', 'auth', 'context', 'config', 'db', 'domain', 'lib', 'integrationRuntime'),
     // A module defines its own tasks (src/jobs/tasks.ts lists them) against the task's type.
     { from: { path: '^src/modules/[^/]+/' }, to: { path: '^src/jobs/job\\.ts$', dependencyTypes: ['type-only'] } },
-    allow('cli', 'service', 'config', 'db', 'domain', 'lib'),
+    allow('cli', 'cli', 'service', 'config', 'db', 'domain', 'lib'),
     { from: { path: L.app }, to: { path: '^src/' } },
   ],
   options: {

@@ -14,6 +14,7 @@ import { createReadiness, type Readiness } from './app/health';
 import { createMetrics } from './app/metrics';
 import { observe } from './app/observe';
 import { exitOnSignals } from './app/shutdown';
+import { closeIntegrationRuntime, configureIntegrationRuntime } from './modules/integrations/runtime/deliver';
 
 /**
  * Settings, then the port (so a busy port fails before anything is written), then the database,
@@ -52,6 +53,10 @@ async function start() {
   const services = { db: database.db, config, now: () => new Date(), sessions };
   // After the migrations: pg-boss then creates or migrates its own schema. Only the server works
   // jobs; the command line never starts the queue.
+  // Integration scripts run in workerd processes started on first use; stopped after the queue.
+  const runtime = Object.fromEntries(Object.entries(config.integrationRuntime ?? {}).filter(([, v]) => v !== undefined));
+  await configureIntegrationRuntime({ ...runtime, allowHosts: config.fetchAllowHosts ?? [], apiBaseUrl: config.publicUrl });
+  shutdown.add({ name: 'integration runtime', run: () => closeIntegrationRuntime() });
   const jobs = await JobQueue.start({ database, now: services.now, config });
   shutdown.add({ name: 'job queue', run: () => jobs.stop(config.shutdownTimeoutMs * 0.1) });
   metrics.watchJobs(jobs);

@@ -19,6 +19,7 @@ import { createDocs, DOCS_PATHS } from '../rest/docs';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
 import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
 import { servePublishedHost, servePublishedSite } from '../modules/published/rest';
+import { SAML_PUBLIC_PREFIX, serveSamlEndpoint } from '../modules/saml/rest';
 import type { RequestContext } from '../context/request-context';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset, graphiqlPage, wantsGraphiQL } from './graphiql';
 import { withHttpPolicies } from './http-policies';
@@ -115,6 +116,11 @@ export function createApp(appServices: AppServices, options: { graphqlPlugins?: 
       }
       if (pathname.startsWith('/pdf/') && request.method === 'GET') {
         return serveSignedPdf(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
+      }
+      if (pathname.startsWith(SAML_PUBLIC_PREFIX)) {
+        // Single sign-on: the browser has no token yet; the IdP's signature is the credential.
+        const answer = await serveSamlEndpoint(createContext(services, null), request).catch(domainErrorResponse);
+        if (answer) return answer;
       }
       if (pathname === '/' || pathname === '/health') {
         return Response.json({ name: 'quire', graphql: '/graphql', rest: '/v1' });

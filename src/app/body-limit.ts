@@ -3,11 +3,9 @@
  * is reading it stops, and the caller gets 413 at once: neither a declared Content-Length nor a
  * chunked body larger than the limit is ever read in full.
  */
-export class BodyTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`The request body is larger than ${limit} bytes, the most this server accepts here`);
-  }
-}
+import { BodyTooLargeError } from '../lib/body-too-large';
+
+export { BodyTooLargeError };
 
 export interface LimitedRequest {
   request: Request;

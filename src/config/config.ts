@@ -18,6 +18,17 @@ export interface Config {
   fetchAllowHosts?: string[];
   /** The machine-translation engine translations run on; absent: running a translation answers 412. */
   translate?: TranslateSettings;
+  /** Limits of the sandbox integration scripts run in; absent fields take the runtime's defaults. */
+  integrationRuntime?: IntegrationRuntimeSettings;
+}
+
+export interface IntegrationRuntimeSettings {
+  /** Time for one event delivery, cold start included. */
+  deadlineMs?: number;
+  /** Resident memory cap of one script's runtime process, in MB. */
+  memoryMb?: number;
+  /** Runtimes kept warm, one per integration version. */
+  warmRuntimes?: number;
 }
 
 /** A LibreTranslate-compatible server (`POST {url}/translate`). */
@@ -159,6 +170,9 @@ export const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS'),
   DATABASE_POOL_SIZE: positiveInt('DATABASE_POOL_SIZE'),
   STATEMENT_TIMEOUT_MS: positiveInt('STATEMENT_TIMEOUT_MS'),
+  QUIRE_INTEGRATION_DEADLINE_MS: positiveInt('QUIRE_INTEGRATION_DEADLINE_MS'),
+  QUIRE_INTEGRATION_MEMORY_MB: positiveInt('QUIRE_INTEGRATION_MEMORY_MB'),
+  QUIRE_INTEGRATION_WARM_RUNTIMES: positiveInt('QUIRE_INTEGRATION_WARM_RUNTIMES'),
   QUIRE_TRANSLATE_URL: origin('QUIRE_TRANSLATE_URL'),
   QUIRE_TRANSLATE_KEY: z.preprocess(blankIsUnset, z.string().optional()),
 });
@@ -183,6 +197,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: loadHttpSettings(env),
     rateLimits: loadRateLimits(env),
     fetchAllowHosts: (env.QUIRE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    integrationRuntime: {
+      deadlineMs: e.QUIRE_INTEGRATION_DEADLINE_MS,
+      memoryMb: e.QUIRE_INTEGRATION_MEMORY_MB,
+      warmRuntimes: e.QUIRE_INTEGRATION_WARM_RUNTIMES,
+    },
     ...(e.QUIRE_TRANSLATE_URL ? { translate: { url: e.QUIRE_TRANSLATE_URL.replace(/\/$/, ''), ...(e.QUIRE_TRANSLATE_KEY ? { key: e.QUIRE_TRANSLATE_KEY } : {}) } } : {}),
   };
 }

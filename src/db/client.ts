@@ -4,6 +4,7 @@ import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Sql } from 'postgres';
+import { lockDataDir } from './data-dir-lock';
 import { timedSql, type StatementTimer } from './timed-sql';
 
 /**
@@ -108,19 +109,33 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
   const client = new PGlite(options.dataDir);
-  await client.waitReady;
   const db = drizzlePglite(client, { casing: 'snake_case', logger }) as unknown as Db;
-  if (options.migrate) {
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    await migrate(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+  try {
+    await client.waitReady;
+    if (options.migrate) {
+      const { migrate } = await import('drizzle-orm/pglite/migrator');
+      await migrate(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+    }
+  } catch (error) {
+    await client.close().catch(() => {});
+    unlock();
+    throw error;
   }
   // One process holds the database, so its subscription never drops.
   const listen: Database['listen'] = async (channel, onMessage) => {
     const unsubscribe = await client.listen(channel, onMessage);
     return () => unsubscribe();
   };
-  return { db, kind: 'pglite', executeSql: pgliteExecuteSql(client), listen, close: () => client.close() };
+  const close = async () => {
+    try {
+      await client.close();
+    } finally {
+      unlock();
+    }
+  };
+  return { db, kind: 'pglite', executeSql: pgliteExecuteSql(client), listen, close };
 }
 
 function postgresExecuteSql(client: Sql): ExecuteSql {

@@ -1,5 +1,6 @@
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, reportUnavailable, RETRY_AFTER_SECONDS } from '../lib/unavailable';
 import { DomainError, RateLimitedError, type DomainErrorCode } from '../domain/errors';
+import { BodyTooLargeError } from '../lib/body-too-large';
 import { currentRequest, requestLog } from '../lib/log';
 
 const STATUS: Record<DomainErrorCode, number> = {
@@ -25,6 +26,7 @@ export function domainErrorResponse(error: unknown): Response {
     if (error instanceof RateLimitedError) headers['Retry-After'] = String(error.retryAfterSeconds);
     return errorResponse(status, error.message, headers);
   }
+  if (error instanceof BodyTooLargeError) return errorResponse(413, error.message);
   if (isDatabaseUnavailable(error)) {
     reportUnavailable(error);
     return errorResponse(503, DATABASE_UNAVAILABLE_MESSAGE, { 'Retry-After': String(RETRY_AFTER_SECONDS) });

@@ -6,6 +6,7 @@ import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
 import { permissionRoutes } from '../modules/permissions/rest';
 import { publishedRoutes } from '../modules/published/rest';
+import { samlRoutes } from '../modules/saml/rest';
 import { siteRoutes } from '../modules/sites/rest';
 import { spaceRoutes } from '../modules/spaces/rest';
 import { teamRoutes } from '../modules/teams/rest';
@@ -27,6 +28,7 @@ export function createRestRouter(): RestRouter {
   changeRequestRoutes(router);
   siteRoutes(router);
   publishedRoutes(router);
+  samlRoutes(router);
   translationRoutes(router);
   return router;
 }

@@ -63,10 +63,17 @@ describe('npm run quire', () => {
   it('refuses a bad role or a missing flag with a non-zero exit and an error line', async () => {
     const badRole = await quire('member', 'add', '--org', 'x', '--email', 'a@b.test', '--role', 'owner');
     expect(badRole.code).not.toBe(0);
-    expect(badRole.json.error).toMatch(/role/);
+    expect(badRole.json.error).toBe('--role must be one of admin, create, review, edit, comment, read, guest (got "owner")');
     const missing = await quire('bootstrap', '--org', 'No email');
     expect(missing.code).not.toBe(0);
-    expect(missing.json.error).toMatch(/--email/);
+    expect(missing.json.error).toBe('--email is required for "bootstrap"');
+    const unknownFlag = await quire('token', 'create', '--emial', 'a@b.c');
+    expect(unknownFlag).toEqual({ code: 1, json: { error: 'unknown flag --emial for "token create"; it takes --email, --user' } });
+    const noValue = await quire('token', 'create', '--email');
+    expect(noValue.code).toBe(1);
+    expect(noValue.json.error).toMatch(/--email/);
+    const neither = await quire('token', 'create');
+    expect(neither.json.error).toBe('"token create" needs --email or --user');
   }, 120_000);
 
   it('finds a user by e-mail to mint a token, and names an unknown address', async () => {
@@ -85,8 +92,21 @@ describe('npm run quire', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'token', 'create', '--help'], { env });
     expect(stdout.match(/usage:/g)).toHaveLength(1);
     expect(stdout).toContain('token create --email <email>');
+    for (const command of [['bootstrap'], ['member', 'add'], ['migrate'], []]) {
+      const help = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...command, '--help'], { env });
+      expect(help.stdout).toMatch(/^usage: npm run --silent quire -- /);
+    }
     const unknown = await quire('frobnicate');
     expect(unknown.code).toBe(1);
     expect(unknown.json.error).toMatch(/^unknown command "frobnicate"/);
   });
+
+  it('refuses a data directory a running process holds, saying what to do, and writes nothing', async () => {
+    const boot = await quire('bootstrap', '--org', 'Held', '--email', 'held@cli.test');
+    const refused = await withApi(() => quire('token', 'create', '--user', boot.json.user));
+    expect(refused.code).toBe(1);
+    expect(refused.json.error).toMatch(/^quire: the data directory .* is in use by another Quire process \(pid \d+.*stop that process first/);
+    // Free again once the holder closed it.
+    expect((await quire('token', 'create', '--user', boot.json.user)).code).toBe(0);
+  }, 120_000);
 });
