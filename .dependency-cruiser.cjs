@@ -4,6 +4,7 @@
  *
  * Layers, each importing only from the layers after it:
  *   app -> graphql/schema.ts, rest/routes.ts -> module adapters (present, rest, graphql/)
+ *   jobs -> module services (modules name the task type of src/jobs/job.ts, type-only)
  *       -> module services -> module queries -> auth -> access-control -> context
  *       -> module inputs, loaders, tables -> db -> domain, config -> lib
  * Services and queries of one module call those of another only downward in MODULE_ORDER.
@@ -38,7 +39,7 @@ const L = {
 };
 
 /** Modules from the bottom up: a module's services may use those of the modules before it. */
-const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces', 'content', 'change-requests', 'comments', 'sites', 'published', 'saml'];
+const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces', 'content', 'change-requests', 'comments', 'sites', 'published', 'saml', 'translations'];
 
 const npm = { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'core'] };
 const any = (...layers) => ({ path: layers.map((l) => L[l]) });
@@ -107,7 +108,10 @@ module.exports = {
     allow('graphqlSchema', 'graphqlSchema', 'graphqlKernel', 'adapter'),
     allow('restKernel', 'restKernel', 'context', 'domain', 'lib'),
     allow('restRoutes', 'restKernel', 'adapter'),
-    allow('jobs', 'jobs', 'service', 'context', 'config', 'db', 'domain', 'lib', 'integrationRuntime'),
+    // Tasks act for the user who asked for them: the queue builds their request context.
+    allow('jobs', 'jobs', 'service', 'auth', 'context', 'config', 'db', 'domain', 'lib', 'integrationRuntime'),
+    // A module defines its own tasks (src/jobs/tasks.ts lists them) against the task's type.
+    { from: { path: '^src/modules/[^/]+/' }, to: { path: '^src/jobs/job\\.ts$', dependencyTypes: ['type-only'] } },
     allow('cli', 'cli', 'service', 'config', 'db', 'domain', 'lib'),
     { from: { path: L.app }, to: { path: '^src/' } },
   ],

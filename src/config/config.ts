@@ -16,6 +16,8 @@ export interface Config {
   rateLimits?: RateLimitSettings;
   /** Hosts (`host` or `host:port`) that imports may fetch even when they resolve to internal addresses. */
   fetchAllowHosts?: string[];
+  /** The machine-translation engine translations run on; absent: running a translation answers 412. */
+  translate?: TranslateSettings;
   /** Limits of the sandbox integration scripts run in; absent fields take the runtime's defaults. */
   integrationRuntime?: IntegrationRuntimeSettings;
 }
@@ -27,6 +29,13 @@ export interface IntegrationRuntimeSettings {
   memoryMb?: number;
   /** Runtimes kept warm, one per integration version. */
   warmRuntimes?: number;
+}
+
+/** A LibreTranslate-compatible server (`POST {url}/translate`). */
+export interface TranslateSettings {
+  url: string;
+  /** Sent as `api_key` when the server asks for one. */
+  key?: string;
 }
 
 export interface RateLimitSettings {
@@ -164,6 +173,8 @@ export const envSchema = z.object({
   QUIRE_INTEGRATION_DEADLINE_MS: positiveInt('QUIRE_INTEGRATION_DEADLINE_MS'),
   QUIRE_INTEGRATION_MEMORY_MB: positiveInt('QUIRE_INTEGRATION_MEMORY_MB'),
   QUIRE_INTEGRATION_WARM_RUNTIMES: positiveInt('QUIRE_INTEGRATION_WARM_RUNTIMES'),
+  QUIRE_TRANSLATE_URL: origin('QUIRE_TRANSLATE_URL'),
+  QUIRE_TRANSLATE_KEY: z.preprocess(blankIsUnset, z.string().optional()),
 });
 
 /** Reads the settings; throws a ConfigError, one line naming the variable, before anything is opened. */
@@ -191,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       memoryMb: e.QUIRE_INTEGRATION_MEMORY_MB,
       warmRuntimes: e.QUIRE_INTEGRATION_WARM_RUNTIMES,
     },
+    ...(e.QUIRE_TRANSLATE_URL ? { translate: { url: e.QUIRE_TRANSLATE_URL.replace(/\/$/, ''), ...(e.QUIRE_TRANSLATE_KEY ? { key: e.QUIRE_TRANSLATE_KEY } : {}) } } : {}),
   };
 }
 

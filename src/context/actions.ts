@@ -5,6 +5,7 @@ import type { OrganizationRow } from '../modules/organizations/table';
 import type { SiteRow } from '../modules/sites/table';
 import type { SpaceRow } from '../modules/spaces/table';
 import type { TeamRow } from '../modules/teams/table';
+import type { TranslationRow } from '../modules/translations/table';
 
 export interface MemberResource {
   organization: OrganizationRow;
@@ -56,6 +57,13 @@ export interface ActionResources {
   'site:view': SiteRow;
   /** Create, change, publish and delete sites, their spaces and share links: `create` or more. */
   'site:manage': SiteRow;
+  /** See a translation and its runs: members with a role (guests do not). */
+  'translation:view': TranslationRow;
+  /**
+   * Change, delete and run a translation: `create` or more in the organization, the role that may
+   * create the space a run writes to (admins and creators; creating one needs the same role).
+   */
+  'translation:manage': TranslationRow;
 }
 
 export type Action = keyof ActionResources;

@@ -12,5 +12,6 @@ import '../modules/content/graphql';
 import '../modules/change-requests/graphql';
 import '../modules/sites/graphql';
 import '../modules/saml/graphql';
+import '../modules/translations/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config';
-import type { JobSender } from '../context/request-context';
+import type { JobSender, RequestContext, Viewer } from '../context/request-context';
 import type { Db } from '../db/client';
 
 /** What a job's handler is given: the app's database and clock. */
@@ -22,6 +22,11 @@ export interface JobDefinition<Output extends object = object> {
 export interface TaskContext extends JobContext {
   config: Config;
   jobs: JobSender;
+  /**
+   * A request context acting as `viewer` (the user who asked for the work), so a task goes
+   * through the same service functions, and the same authorization, as that user's request would.
+   */
+  contextFor(viewer: Viewer | null): RequestContext;
 }
 
 /**

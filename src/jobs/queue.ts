@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
+import { createContext } from '../auth/context';
 import type { Config } from '../config/config';
-import type { JobSender, SendJobOptions } from '../context/request-context';
+import type { JobSender, SendJobOptions, Viewer } from '../context/request-context';
 import type { Database, ExecuteSql } from '../db/client';
 import { processLog } from '../lib/log';
 import type { AnyTask, JobDefinition } from './job';
@@ -131,7 +132,9 @@ export class JobQueue implements JobSender {
       const { db } = this.options.database;
       const log = this.options.log ?? ((message: string) => processLog().info({ job: task.name }, message));
       const config = this.options.config ?? ({ port: 0, publicUrl: 'http://localhost', appUrl: 'http://localhost', dataDir: '' } as Config);
-      return (await task.run({ db, now: this.options.now ?? (() => new Date()), log, config, jobs: this }, data)) ?? {};
+      const now = this.options.now ?? (() => new Date());
+      const contextFor = (viewer: Viewer | null) => createContext({ db, config, now, jobs: this }, viewer);
+      return (await task.run({ db, now, log, config, jobs: this, contextFor }, data)) ?? {};
     } finally {
       this.running -= 1;
     }

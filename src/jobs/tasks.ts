@@ -1,7 +1,8 @@
+import { translationRunTask } from '../modules/translations/service';
 import type { AnyTask } from './job';
 
 /**
  * Every on-demand task of the server. Each instance works all of them; a task's name is its
  * queue's name, and the payload it is sent must survive JSON.
  */
-export const TASKS: AnyTask[] = [];
+export const TASKS: AnyTask[] = [translationRunTask];

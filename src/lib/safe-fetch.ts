@@ -14,6 +14,8 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** Content types accepted (prefix match on the media type); any when absent. */
   accept?: readonly string[];
+  /** A POST sends `body` with `contentType` and follows no redirect (the body would be lost or resent). */
+  post?: { body: string; contentType: string };
 }
 
 export interface FetchedResource {
@@ -108,15 +110,19 @@ interface OneResponse {
   bytes: Buffer;
 }
 
-function requestOnce(url: URL, target: { address: string; family: number }, maxBytes: number, signal: AbortSignal): Promise<OneResponse> {
+function requestOnce(url: URL, target: { address: string; family: number }, maxBytes: number, signal: AbortSignal, post?: SafeFetchOptions['post']): Promise<OneResponse> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(
       url,
       {
-        method: 'GET',
+        method: post ? 'POST' : 'GET',
         signal,
-        headers: { 'user-agent': 'Quire-Import/1.0', accept: '*/*' },
+        headers: {
+          'user-agent': 'Quire-Import/1.0',
+          accept: '*/*',
+          ...(post ? { 'content-type': post.contentType, 'content-length': String(Buffer.byteLength(post.body)) } : {}),
+        },
         // Connect to the address that was checked, never to a second resolution of the name.
         lookup: (_host, options, callback) => {
           if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
@@ -153,16 +159,17 @@ function requestOnce(url: URL, target: { address: string; family: number }, maxB
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(post?.body);
   });
 }
 
 /**
- * GET a URL given by a user: only http(s), never an internal address (checked for the URL and
+ * GET (or POST to) a URL given by a user or a setting: only http(s), never an internal address (checked for the URL and
  * every redirect), bounded in bytes, time and redirects.
  */
 export async function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<FetchedResource> {
-  const { allowHosts = [], maxBytes = 10 * 1024 * 1024, timeoutMs = 15_000, maxRedirects = 5, accept } = options;
+  const { allowHosts = [], maxBytes = 10 * 1024 * 1024, timeoutMs = 15_000, accept, post } = options;
+  const maxRedirects = post ? 0 : (options.maxRedirects ?? 5);
   let url: URL;
   try {
     url = new URL(input);
@@ -176,7 +183,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
     const target = await checkedAddress(url, allowHosts);
     let res: OneResponse;
     try {
-      res = await requestOnce(url, target, maxBytes, signal);
+      res = await requestOnce(url, target, maxBytes, signal, post);
     } catch (error) {
       if (error instanceof FetchRefused) throw error;
       if (signal.aborted) throw new FetchRefused(`url: ${url.host} did not answer within ${timeoutMs} ms`);

@@ -11,6 +11,7 @@ import { samlRoutes } from '../modules/saml/rest';
 import { siteRoutes } from '../modules/sites/rest';
 import { spaceRoutes } from '../modules/spaces/rest';
 import { teamRoutes } from '../modules/teams/rest';
+import { translationRoutes } from '../modules/translations/rest';
 import { userRoutes } from '../modules/users/rest';
 import { RestRouter } from './router';
 
@@ -30,5 +31,6 @@ export function createRestRouter(): RestRouter {
   siteRoutes(router);
   publishedRoutes(router);
   samlRoutes(router);
+  translationRoutes(router);
   return router;
 }

@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { ensureBenchContent } from './content-data';
 import { ADMIN_TOKEN, benchDatabaseUrl, ensureBenchData, READER_TOKEN } from './data';
 import { measureOperations } from './operations';
+import { ensureBenchTranslations } from './translations-data';
 import { SHAPES } from './shapes';
 import type { BenchShape } from './shapes/shape';
 import type { ChildStats } from './stats';
@@ -42,6 +43,7 @@ interface Run {
 const url = benchDatabaseUrl();
 await ensureBenchData(url);
 await ensureBenchContent(url);
+await ensureBenchTranslations(url);
 
 async function start(file: string): Promise<Child> {
   const child = fork(new URL(file, import.meta.url), [], { env: { ...process.env, QUIRE_BENCH_DATABASE_URL: url }, execArgv: process.execArgv });

@@ -127,6 +127,8 @@ export type RevisionReadInput = z.input<typeof revisionReadSchema>;
 export interface NewPage {
   type?: 'document' | 'group' | 'link';
   title: string;
+  /** The slug to keep (a translation keeps its source's paths, so relative links hold); made from the title when absent. */
+  slug?: string;
   emoji?: string;
   description?: string;
   markdown?: string;

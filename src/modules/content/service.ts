@@ -499,7 +499,7 @@ export async function addContent(
         const id = newId();
         ids.push(id);
         const title = spec.title.trim().slice(0, 200) || 'Untitled';
-        const slug = type === 'link' ? undefined : uniqueSlug(slugify(title), taken);
+        const slug = type === 'link' ? undefined : uniqueSlug(slugify(spec.slug ?? title), taken);
         if (slug) taken.add(slug);
         const body = type === 'document' ? putBody(batch, spec.markdown) : undefined;
         const data: PageData = {

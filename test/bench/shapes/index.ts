@@ -3,8 +3,9 @@ import { changeRequestList } from './change-requests';
 import { contentPages, organizationSearch, spaceSearch } from './content';
 import type { BenchShape } from './shape';
 import { small } from './small';
+import { translationList } from './translations';
 import { twoLevel } from './two-level';
 import { twoLevelReader } from './two-level-reader';
 
 /** Every shape `npm run bench` measures, in the order of its table. */
-export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList];
+export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, translationList];
