@@ -52,7 +52,7 @@ describe.skipIf(!bin)('three instances behind HAProxy', { timeout: 120_000 }, ()
     const headers = { authorization: `Bearer ${acme.admin.token}`, 'content-type': 'application/json' };
     const call = async (method: string, path: string, body?: unknown) => {
       try {
-        const res = await fetch(`${haproxy.url}${path}`, { method, headers, body: body && JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+        const res = await fetch(`${haproxy.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
         const text = await res.text();
         outcomes.push({ method, status: res.status, detail: res.ok ? '' : text.slice(0, 200) });
       } catch (error) {
