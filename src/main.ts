@@ -6,6 +6,7 @@ import { appWhenReady } from './app/starting';
 import { seedDemoIfEmpty } from './app/seed';
 import { listen } from './app/server';
 import { openDatabaseWhenReachable } from './db/reachable';
+import { openReadRouting } from './db/replica';
 import { startSessionCache } from './auth/sessions';
 import { JobQueue } from './jobs/queue';
 import { StatementCounter } from './db/client';
@@ -45,8 +46,27 @@ async function start() {
   const httpServer = { name: 'http server', run: () => (stopping ??= stop(config.shutdownTimeoutMs * 0.8)) };
   shutdown.add(httpServer);
   // A database that is not up yet (or restarting) is waited for, with one log line per attempt.
-  const database = await openDatabaseWhenReachable({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true, counter: statements, onStatement: metrics.timeStatement });
+  const database = await openDatabaseWhenReachable({
+    url: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    pooled: config.databasePooled,
+    dataDir: config.dataDir,
+    migrate: true,
+    counter: statements,
+    onStatement: metrics.timeStatement,
+  });
   shutdown.add({ name: 'database pool', run: () => database.close() });
+  const reads = config.databaseReadUrl
+    ? await openReadRouting({
+        primary: database.db,
+        replicaUrl: config.databaseReadUrl,
+        pooled: config.databasePooled,
+        maxLagBytes: config.replicaMaxLagBytes,
+        counter: statements,
+        onStatement: metrics.timeStatement,
+      })
+    : undefined;
+  if (reads) shutdown.add({ name: 'replica pool', run: () => reads.close() });
   const demo = await seedDemoIfEmpty(database.db);
   const { sessions, stop: stopSessions } = await startSessionCache(database);
   shutdown.add({ name: 'session cache', run: () => stopSessions() });
@@ -62,9 +82,9 @@ async function start() {
   metrics.watchJobs(jobs);
   // The server stops first, finishing what it accepted, before the queue, the sessions and the pool.
   shutdown.add(httpServer);
-  started.readiness = createReadiness({ database, jobs });
+  started.readiness = createReadiness({ database, jobs, replica: reads });
   started.readiness.draining = readiness.draining;
-  gate.ready(createApp({ ...services, jobs }, { graphqlPlugins: [metrics.graphqlPlugin()] }));
+  gate.ready(createApp({ ...services, jobs }, { graphqlPlugins: [metrics.graphqlPlugin()], reads }));
   return { config, log, port, demo };
 }
 
@@ -73,7 +93,8 @@ const { config, log, port, demo } = await start().catch((error: unknown) => {
   process.exit(1);
 });
 
-const where = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`;
+const topology = [config.databasePooled && 'through a pooler', config.databaseReadUrl && 'reads on a replica'].filter(Boolean).join(', ');
+const where = config.databaseUrl ? `PostgreSQL${topology ? ` (${topology})` : ''}` : `embedded PGlite (${config.dataDir})`;
 log.info({ port, pid: process.pid, data: where, metrics: config.metrics.mode }, `Quire listening on http://localhost:${port} (data: ${where})`);
 log.info(`GraphQL + GraphiQL: http://localhost:${port}/graphql   REST: http://localhost:${port}/v1`);
 if (demo) {

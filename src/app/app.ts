@@ -23,6 +23,8 @@ import { SAML_PUBLIC_PREFIX, serveSamlEndpoint } from '../modules/saml/rest';
 import type { RequestContext } from '../context/request-context';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset, graphiqlPage, wantsGraphiQL } from './graphiql';
 import { withHttpPolicies } from './http-policies';
+import type { ReadRouting } from '../db/replica';
+import { afterGraphql, routeRest, useReadRouting, type GraphqlRoute } from './read-routing';
 
 /** Compiled queries kept per process, most recently used first out of 1000. */
 function jitCache() {
@@ -46,7 +48,14 @@ export interface App {
 }
 
 /** The whole HTTP surface as one fetch function: GraphQL at /graphql, REST under /v1. */
-export function createApp(appServices: AppServices, options: { graphqlPlugins?: Plugin[] } = {}): App {
+export interface AppOptions {
+  graphqlPlugins?: Plugin[];
+  /** A read replica: REST GETs and GraphQL queries go there when their caller may read there. */
+  reads?: ReadRouting;
+}
+
+export function createApp(appServices: AppServices, options: AppOptions = {}): App {
+  const { reads } = options;
   const { rateLimits } = appServices.config;
   // Each app has its own limiter, as each instance would: they share counts through the database.
   const services: AppServices = rateLimits ? { ...appServices, rateLimiter: new RateLimiter(appServices.db, rateLimits, appServices.now) } : appServices;
@@ -54,7 +63,7 @@ export function createApp(appServices: AppServices, options: { graphqlPlugins?: 
   const docs = createDocs(() => router.table());
   const publicHost = new URL(services.config.publicUrl).host;
   const http = httpSettings(services.config);
-  const yoga = createYoga<{ quire: RequestContext }, RequestContext>({
+  const yoga = createYoga<{ quire: RequestContext; quireRoute?: GraphqlRoute }, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -69,6 +78,7 @@ export function createApp(appServices: AppServices, options: { graphqlPlugins?: 
       useQueryLimits(),
       useOperationName(),
       ...(options.graphqlPlugins ?? []),
+      ...(reads ? [useReadRouting(services, reads)] : []),
       useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() }),
     ],
     // Bodies are cut off while streaming by ./body-limit.ts; this only backs it up.
@@ -92,7 +102,11 @@ export function createApp(appServices: AppServices, options: { graphqlPlugins?: 
           if (isDatabaseUnavailable(error)) return serviceUnavailableResponse({ cause: error });
           throw error;
         }
-        return yoga.fetch(request, { quire: ctx });
+        if (!reads) return yoga.fetch(request, { quire: ctx });
+        const route: GraphqlRoute = { ctx, wrote: false };
+        const response = await yoga.fetch(request, { quire: ctx, quireRoute: route });
+        await afterGraphql(reads, route);
+        return response;
       }
       if (pathname === DOCS_PATHS.document || pathname.startsWith(DOCS_PATHS.page)) {
         // The reference is public: no token asked.
@@ -100,7 +114,9 @@ export function createApp(appServices: AppServices, options: { graphqlPlugins?: 
         if (answer) return answer;
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
-        return router.handle(request, () => createRequestContext(services, request, client.ip));
+        const makeContext = () => createRequestContext(services, request, client.ip);
+        if (!reads) return router.handle(request, makeContext);
+        return routeRest(request, services, reads, makeContext, (make) => router.handle(request, make));
       }
       if (http.graphiql && pathname.startsWith(GRAPHIQL_ASSETS_PATH)) {
         const asset = await graphiqlAsset(request, pathname);

@@ -2,13 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_FOLDER, type Database } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
+import type { ReadRouting } from '../db/replica';
 
 /** How long `/ready` waits for the database before calling it unreachable. */
 const CHECK_TIMEOUT_MS = 2_000;
 
 export interface ReadinessReport {
   ready: boolean;
-  checks: { draining: boolean; database: string; migrations: string; jobQueue: string };
+  /** `replica` is there only when one is configured; it informs and never makes the instance unready (reads fall back to the primary). */
+  checks: { draining: boolean; database: string; migrations: string; jobQueue: string; replica?: string };
 }
 
 export interface Readiness {
@@ -21,6 +23,8 @@ export interface ReadinessSources {
   database: Pick<Database, 'executeSql'>;
   /** Absent when this process runs no queue. */
   jobs?: Pick<JobQueue, 'started'>;
+  /** Absent when no replica is configured. */
+  replica?: Pick<ReadRouting, 'status' | 'replicaFor'>;
 }
 
 function expectedMigrations(): number {
@@ -50,7 +54,9 @@ export function createReadiness(sources: ReadinessSources): Readiness {
         clearTimeout(timer);
       }
       const jobQueue = !sources.jobs ? 'not run here' : sources.jobs.started ? 'ok' : 'stopped';
-      const checks = { draining: readiness.draining, database, migrations, jobQueue };
+      // An anonymous look refreshes the replica's state (at most one look per 100 ms) without a statement on the primary.
+      if (sources.replica) await sources.replica.replicaFor(null);
+      const checks = { draining: readiness.draining, database, migrations, jobQueue, ...(sources.replica ? { replica: sources.replica.status() } : {}) };
       const ready = !readiness.draining && database === 'ok' && migrations === 'ok' && jobQueue !== 'stopped';
       return { ready, checks };
     },

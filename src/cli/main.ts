@@ -65,7 +65,7 @@ if (parsed.kind === 'help') {
 const database = await Promise.resolve()
   .then(() => {
     const config = loadConfig();
-    return openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: true });
+    return openDatabase({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, pooled: config.databasePooled, dataDir: config.dataDir, migrate: true });
   })
   .catch((error: unknown) => fail(`quire: ${describeStartFailure(error)}`));
 let code = 0;

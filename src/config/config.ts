@@ -9,6 +9,17 @@ export interface Config {
   /** Origin of the web app, used in every `urls.app`. */
   appUrl: string;
   databaseUrl?: string;
+  /**
+   * A direct connection to the primary (not through a transaction pooler), for what pooling breaks:
+   * LISTEN/NOTIFY and the migration lock. Absent: `databaseUrl` is direct.
+   */
+  databaseDirectUrl?: string;
+  /** `databaseUrl` goes through PgBouncer in transaction mode: no server-side prepared statements. */
+  databasePooled?: boolean;
+  /** A streaming replica for reads; absent: every read goes to the primary. */
+  databaseReadUrl?: string;
+  /** Past this many bytes of WAL behind the primary, the replica is skipped (default 16 MiB). */
+  replicaMaxLagBytes?: number;
   dataDir: string;
   /** HTTP policies (CORS, body limits, GraphiQL); absent fields take the defaults of `httpSettings`. */
   http?: Partial<HttpSettings>;
@@ -137,6 +148,15 @@ const origin = (name: string) =>
       .optional(),
   );
 
+const postgresUrl = (name: string) =>
+  z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .refine((s) => /^postgres(ql)?:$/.test(safeUrl(s)?.protocol ?? ''), `${name} must be a postgres:// URL`)
+      .optional(),
+  );
+
 function safeUrl(s: string): URL | undefined {
   try {
     return new URL(s);
@@ -158,13 +178,11 @@ export const envSchema = z.object({
   ),
   QUIRE_PUBLIC_URL: origin('QUIRE_PUBLIC_URL'),
   QUIRE_APP_URL: origin('QUIRE_APP_URL'),
-  DATABASE_URL: z.preprocess(
-    blankIsUnset,
-    z
-      .string()
-      .refine((s) => /^postgres(ql)?:$/.test(safeUrl(s)?.protocol ?? ''), 'DATABASE_URL must be a postgres:// URL')
-      .optional(),
-  ),
+  DATABASE_URL: postgresUrl('DATABASE_URL'),
+  DATABASE_DIRECT_URL: postgresUrl('DATABASE_DIRECT_URL'),
+  DATABASE_READ_URL: postgresUrl('DATABASE_READ_URL'),
+  DATABASE_POOLED: z.preprocess(blankIsUnset, z.enum(['true', 'false', '1', '0'], { error: 'DATABASE_POOLED must be true or false' }).optional()),
+  DATABASE_REPLICA_MAX_LAG_BYTES: positiveInt('DATABASE_REPLICA_MAX_LAG_BYTES'),
   QUIRE_DATA_DIR: z.preprocess(blankIsUnset, z.string().default('./.quire/data')),
   REQUEST_TIMEOUT_MS: positiveInt('REQUEST_TIMEOUT_MS'),
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS'),
@@ -193,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     appUrl: (e.QUIRE_APP_URL ?? publicUrl).replace(/\/$/, ''),
     databaseUrl: e.DATABASE_URL,
+    ...databaseTopology(e),
     dataDir: resolve(e.QUIRE_DATA_DIR),
     http: loadHttpSettings(env),
     rateLimits: loadRateLimits(env),
@@ -204,6 +223,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ...(e.QUIRE_TRANSLATE_URL ? { translate: { url: e.QUIRE_TRANSLATE_URL.replace(/\/$/, ''), ...(e.QUIRE_TRANSLATE_KEY ? { key: e.QUIRE_TRANSLATE_KEY } : {}) } } : {}),
   };
+}
+
+/**
+ * The direct URL and the replica only mean something beside DATABASE_URL. A direct URL that differs
+ * from DATABASE_URL says DATABASE_URL is a pooler, unless DATABASE_POOLED says otherwise.
+ */
+function databaseTopology(e: z.infer<typeof envSchema>): Pick<Config, 'databaseDirectUrl' | 'databasePooled' | 'databaseReadUrl' | 'replicaMaxLagBytes'> {
+  for (const name of ['DATABASE_DIRECT_URL', 'DATABASE_READ_URL', 'DATABASE_POOLED'] as const) {
+    if (e[name] !== undefined && !e.DATABASE_URL) throw new ConfigError(`Configuration error: ${name} needs DATABASE_URL as well (embedded PGlite has neither pooler nor replica)`);
+  }
+  const direct = e.DATABASE_DIRECT_URL && e.DATABASE_DIRECT_URL !== e.DATABASE_URL ? e.DATABASE_DIRECT_URL : undefined;
+  const pooled = e.DATABASE_POOLED === undefined ? direct !== undefined : e.DATABASE_POOLED === 'true' || e.DATABASE_POOLED === '1';
+  return { databaseDirectUrl: direct, databasePooled: pooled, databaseReadUrl: e.DATABASE_READ_URL, replicaMaxLagBytes: e.DATABASE_REPLICA_MAX_LAG_BYTES };
 }
 
 function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitSettings | undefined {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import type { PGlite } from '@electric-sql/pglite';
-import type { Sql } from 'postgres';
+import type { Options, Sql } from 'postgres';
 import { lockDataDir } from './data-dir-lock';
 import { timedSql, type StatementTimer } from './timed-sql';
 
@@ -53,6 +53,16 @@ export const MIGRATIONS_FOLDER = ['../drizzle', '../../drizzle']
 export interface DatabaseOptions {
   /** postgres:// URL; absent means embedded PGlite. */
   url?: string;
+  /**
+   * A direct connection to the same primary when `url` is a transaction pooler (PgBouncer): LISTEN
+   * and the migration lock need a session of their own, which a pooler hands out per transaction.
+   */
+  directUrl?: string;
+  /**
+   * `url` is a transaction pooler: PgBouncer 1.18 keeps no server-side prepared statement past a
+   * transaction, and refuses startup parameters it does not know (statement_timeout, jit).
+   */
+  pooled?: boolean;
   /** PGlite data directory; absent means in memory. */
   dataDir?: string;
   counter?: StatementCounter;
@@ -68,27 +78,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { default: postgres } = await import('postgres');
     // postgres.js waits 30 s by default for a connection to open: fail sooner when the database is away.
     const connectTimeout = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000) / 1000;
-    const client = postgres(options.url, {
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-      onnotice: () => {},
-      connect_timeout: connectTimeout,
-      // The default back-off climbs to 20 s; a restarted database should be picked up quickly.
-      backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
-      // No JIT: the visibility filters inflate the planner's estimates past jit_above_cost, and compiling
-      // a 2 ms list query then took over a second (test/bench/worst.ts).
-      connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000), jit: 'off' },
-    } as Parameters<typeof postgres>[1]);
+    const client = postgres(options.url, postgresOptions(options.pooled ?? false, Number(process.env.DATABASE_POOL_SIZE ?? 10)));
+    // Used for LISTEN only; postgres.js opens the listening connection when the first channel is asked for.
+    const direct = options.directUrl ? postgres(options.directUrl, postgresOptions(false, 1)) : client;
+    const closeAll = async (timeout: number) => {
+      await Promise.all([client.end({ timeout }), direct !== client && direct.end({ timeout })]);
+    };
     const db = drizzlePostgres(options.onStatement ? timedSql(client, options.onStatement) : client, { casing: 'snake_case', logger });
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // Several instances may start at once against one database: one migrates, the others wait
       // on the advisory lock, which lives on this single connection.
-      const single = postgres(options.url, { max: 1, onnotice: () => {}, connect_timeout: connectTimeout });
+      // Through a transaction pooler the lock would be taken on one server connection and the
+      // migration run on others: both go to the direct URL.
+      const single = postgres(options.directUrl ?? options.url, { max: 1, onnotice: () => {}, connect_timeout: connectTimeout });
       try {
         await single`select pg_advisory_lock(7212021)`;
         await migrate(drizzlePostgres(single, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
       } catch (error) {
-        await client.end({ timeout: 0 });
+        await closeAll(0);
         throw error;
       } finally {
         await single.end({ timeout: 5 });
@@ -96,14 +104,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     const listen: Database['listen'] = async (channel, onMessage, onResubscribe) => {
       let subscribed = false;
-      const request = await client.listen(channel, onMessage, () => {
+      const request = await direct.listen(channel, onMessage, () => {
         // postgres.js calls this on the first subscription and again after each reconnection.
         if (subscribed) onResubscribe();
         subscribed = true;
       });
       return () => request.unlisten();
     };
-    return { db, kind: 'postgres', executeSql: postgresExecuteSql(client), listen, close: () => client.end({ timeout: 5 }) };
+    return { db, kind: 'postgres', executeSql: postgresExecuteSql(client), listen, close: () => closeAll(5) };
   }
 
   const { PGlite } = await import('@electric-sql/pglite');
@@ -136,6 +144,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
   };
   return { db, kind: 'pglite', executeSql: pgliteExecuteSql(client), listen, close };
+}
+
+/** The pool's settings: the same for the app's pool, the direct one and a replica's. */
+export function postgresOptions(pooled: boolean, max: number): Options<Record<string, never>> {
+  // postgres.js waits 30 s by default for a connection to open: fail sooner when the database is away.
+  const connectTimeout = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000) / 1000;
+  return {
+    max,
+    onnotice: () => {},
+    connect_timeout: connectTimeout,
+    // The default back-off climbs to 20 s; a restarted database should be picked up quickly.
+    backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
+    // Through PgBouncer in transaction mode a statement prepared on one server connection is not
+    // there on the next transaction's: unnamed statements only.
+    prepare: !pooled,
+    // No JIT: the visibility filters inflate the planner's estimates past jit_above_cost, and compiling
+    // a 2 ms list query then took over a second (test/bench/worst.ts). PgBouncer refuses these as
+    // startup parameters: behind it they are set by its `connect_query` (see README, Scaling out).
+    ...(pooled ? {} : { connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000), jit: 'off' } }),
+  } as Options<Record<string, never>>;
 }
 
 function postgresExecuteSql(client: Sql): ExecuteSql {

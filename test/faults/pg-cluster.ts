@@ -61,8 +61,17 @@ export interface PrivateCluster {
   stop(): Promise<void>;
 }
 
+export interface PrivateClusterOptions {
+  port?: number;
+  /**
+   * Make this cluster a streaming replica of that one: `pg_basebackup -R` copies it (the primary's
+   * pg_hba from initdb already lets loopback replication in) and the copy follows its WAL.
+   */
+  replicaOf?: Pick<PrivateCluster, 'port'>;
+}
+
 /** Starts a new cluster; on `port` if given, else on a free one. */
-export async function startPrivateCluster(bin: string, options: { port?: number } = {}): Promise<PrivateCluster> {
+export async function startPrivateCluster(bin: string, options: PrivateClusterOptions = {}): Promise<PrivateCluster> {
   const owner = asPostgresUser();
   const dir = mkdtempSync(join(tmpdir(), 'quire-pgfault-'));
   if (owner) chownSync(dir, owner.uid, owner.gid);
@@ -107,7 +116,11 @@ export async function startPrivateCluster(bin: string, options: { port?: number 
   };
 
   try {
-    await run('initdb', ['-D', data, '-A', 'trust', '-U', 'quire', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    if (options.replicaOf) {
+      await run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(options.replicaOf.port), '-U', 'quire', '-D', data, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+    } else {
+      await run('initdb', ['-D', data, '-A', 'trust', '-U', 'quire', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    }
     // The port is free when picked but may be taken before postgres binds it: try a few.
     for (let attempt = 1; ; attempt++) {
       const port = options.port ?? (await freePort());

@@ -1,0 +1,110 @@
+/**
+ * Quire behind PgBouncer 1.18 in transaction mode, on a private PostgreSQL cluster: the driver's
+ * prepared statements break there, `DATABASE_POOLED` (inferred from `DATABASE_DIRECT_URL`) turns
+ * them off, and LISTEN (the session cache's invalidation across instances), the migration lock and
+ * the job queue keep working with the direct URL beside it.
+ */
+import { GitBookAPI } from '@gitbook/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { openDatabase, postgresOptions } from '../../src/db/client';
+import { startPrivateCluster, type PrivateCluster } from '../faults/pg-cluster';
+import { startServerProcess, type StartedServer } from '../faults/server-process';
+import { buildMember, buildOrganization, type OrgFixture } from '../support/factories';
+import { startPgBouncer, type Proxy } from './proxies';
+import { clusterBinaries, waitFor } from './require';
+
+const bin = clusterBinaries('test/cluster/pgbouncer.test.ts');
+
+describe.skipIf(!bin)('PgBouncer in transaction mode', { timeout: 120_000 }, () => {
+  let cluster: PrivateCluster;
+  let bouncer: Proxy;
+  let pooledUrl = '';
+  let acme: OrgFixture;
+  const servers: StartedServer[] = [];
+
+  beforeAll(async () => {
+    cluster = await startPrivateCluster(bin!);
+    bouncer = await startPgBouncer({ serverPort: cluster.port, poolSize: 2 });
+    pooledUrl = `${bouncer.url}/postgres`;
+    const database = await openDatabase({ url: pooledUrl, directUrl: cluster.url, pooled: true, migrate: true });
+    try {
+      acme = await buildOrganization(database.db, 'Pooled Org');
+    } finally {
+      await database.close();
+    }
+    const env = { DATABASE_URL: pooledUrl, DATABASE_DIRECT_URL: cluster.url, PORT: '0', QUIRE_PUBLIC_URL: 'http://127.0.0.1' };
+    servers.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await bouncer?.stop();
+    await cluster?.stop();
+  });
+
+  /**
+   * Transactions of two statements from a pool of 10 over PgBouncer's two server connections, with
+   * the app's pooled settings and postgres.js's prepared statements on or off. (drizzle's queries are
+   * unnamed unless `.prepare()`d, as the session lookup is; postgres.js prepares again a statement
+   * found missing, but not inside a transaction: the failure has aborted it.)
+   */
+  async function load(prepare: boolean) {
+    const client = postgres(pooledUrl, { ...postgresOptions(true, 10), prepare });
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 200 }, (_, i) =>
+          client.begin(async (tx) => [await tx`select ${i}::int as n`, await tx`select count(*) as users from users where display_name <> ${`x${i}`}`]),
+        ),
+      );
+      return results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason?.message));
+    } finally {
+      await client.end({ timeout: 5 });
+    }
+  }
+
+  it('breaks prepared statements, and runs with DATABASE_POOLED', async () => {
+    const failures = await load(true);
+    expect(failures.length).toBeGreaterThan(0);
+    // 26000: prepared statement "…" does not exist; 42P05: … already exists.
+    expect(failures.every((message) => /prepared statement/i.test(message))).toBe(true);
+    expect(await load(false)).toEqual([]);
+  });
+
+  it('answers the official client and GraphQL through it, on both instances, with the job queue running', async () => {
+    for (const server of servers) {
+      const ready = await fetch(`${server.url}/ready`);
+      expect(ready.status).toBe(200);
+      const api = new GitBookAPI({ endpoint: server.url, authToken: acme.admin.token });
+      const { data: orgs } = await api.orgs.listOrganizationsForAuthenticatedUser();
+      expect(orgs.items.map((o) => o.title)).toContain('Pooled Org');
+      const { data: org } = await api.orgs.updateOrganizationById(acme.organizationId, { title: `Pooled Org` });
+      expect(org.title).toBe('Pooled Org');
+      const { data: members } = await api.orgs.listMembersInOrganizationById(acme.organizationId, { limit: 5 });
+      expect(members.items.length).toBeGreaterThan(0);
+      const { data: team } = await api.orgs.createOrganizationTeam(acme.organizationId, { title: `Team on ${server.url}` });
+      expect((await api.orgs.removeTeamFromOrganizationById(acme.organizationId, team.id)).status).toBe(204);
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${acme.admin.token}` },
+        body: JSON.stringify({ query: '{ viewer { user { displayName } organizations { edges { node { title members { totalCount } } } } } }' }),
+      });
+      const body = await res.json();
+      expect(body.errors).toBeUndefined();
+      expect(body.data.viewer.organizations.edges[0].node.title).toBe('Pooled Org');
+    }
+    expect(servers.map((s) => s.output()).join('')).not.toMatch(/prepared statement/);
+  });
+
+  it("drops a removed member's session on the other instance (LISTEN on the direct URL)", async () => {
+    const [a, b] = servers;
+    const database = await openDatabase({ url: cluster.url });
+    const member = await buildMember(database.db, acme.organizationId, 'read').finally(() => database.close());
+    const path = `/v1/orgs/${acme.organizationId}`;
+    const read = (token: string) => fetch(`${b.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    // Cached on b now; only the announcement can drop it before its time to live (30 s).
+    expect((await read(member.token)).status).toBe(200);
+    const removed = await fetch(`${a.url}${path}/members/${member.userId}`, { method: 'DELETE', headers: { authorization: `Bearer ${acme.admin.token}` } });
+    expect(removed.status).toBe(204);
+    await waitFor('instance b to refuse the removed member', async () => (await read(member.token)).status === 404, 5_000);
+  });
+});
