@@ -9,6 +9,7 @@ import { openDatabaseWhenReachable } from './db/reachable';
 import { openReadRouting } from './db/replica';
 import { startSessionCache } from './auth/sessions';
 import { JobQueue } from './jobs/queue';
+import { NotificationHub } from './db/notification-hub';
 import { StatementCounter } from './db/client';
 import { createLogger, setProcessLog } from './lib/log';
 import { createReadiness, type Readiness } from './app/health';
@@ -70,7 +71,9 @@ async function start() {
   const demo = await seedDemoIfEmpty(database.db);
   const { sessions, stop: stopSessions } = await startSessionCache(database);
   shutdown.add({ name: 'session cache', run: () => stopSessions() });
-  const services = { db: database.db, config, now: () => new Date(), sessions };
+  // One LISTEN per channel for every subscription this instance serves.
+  const notifications = new NotificationHub(database.listen);
+  const services = { db: database.db, config, now: () => new Date(), sessions, notifications };
   // After the migrations: pg-boss then creates or migrates its own schema. Only the server works
   // jobs; the command line never starts the queue.
   // Integration scripts run in workerd processes started on first use; stopped after the queue.

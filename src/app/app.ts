@@ -79,7 +79,11 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       useOperationName(),
       ...(options.graphqlPlugins ?? []),
       ...(reads ? [useReadRouting(services, reads)] : []),
-      useGraphQlJit({ customJSONSerializer: false }, { cache: jitCache() }),
+      // Subscriptions run on graphql-js: graphql-jit hands their subscribe resolvers raw arguments.
+      useGraphQlJit(
+        { customJSONSerializer: false },
+        { cache: jitCache(), enableIf: ({ document }) => !document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'subscription') },
+      ),
     ],
     // Bodies are cut off while streaming by ./body-limit.ts; this only backs it up.
     maxRequestBodySize: Math.max(http.bodyLimitBytes, http.uploadLimitBytes),

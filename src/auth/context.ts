@@ -1,7 +1,7 @@
 import type { Config } from '../config/config';
 import type { Db } from '../db/client';
 import { createLoaders } from '../db/loader';
-import type { JobSender, RequestContext, Viewer } from '../context/request-context';
+import type { JobSender, Notifications, RequestContext, Viewer } from '../context/request-context';
 import { ServiceUnavailableError } from '../domain/errors';
 import { annotateRequest } from '../lib/log';
 import { authenticate } from './authenticate';
@@ -20,6 +20,8 @@ export interface AppServices {
   rateLimiter?: RateLimiter;
   /** Without one (the command line, most tests), actions that send a job answer 503. */
   jobs?: JobSender;
+  /** Without one, subscriptions answer that live updates are not available. */
+  notifications?: Notifications;
 }
 
 const NO_JOB_QUEUE: JobSender = {
@@ -35,6 +37,7 @@ export function createContext(services: AppServices, viewer: Viewer | null): Req
     now: services.now ?? (() => new Date()),
     sessions: services.sessions,
     jobs: services.jobs ?? NO_JOB_QUEUE,
+    notifications: services.notifications,
   } as RequestContext;
   ctx.authz = new Authz(ctx);
   return ctx;
@@ -50,5 +53,8 @@ export async function createRequestContext(services: AppServices, request: Reque
   const limiter = services.rateLimiter;
   const who = await (limiter ? limiter.admit(header, clientIp, viewer) : viewer());
   annotateRequest({ callerId: who?.user.id });
-  return createContext(services, who);
+  const ctx = createContext(services, who);
+  ctx.signal = request.signal;
+  ctx.refresh = async () => createContext(services, await authenticate(services.db, header, services.sessions));
+  return ctx;
 }

@@ -56,6 +56,19 @@ export interface RequestContext {
   now(): Date;
   /** The job queue; without one running, sending answers 503 (see src/auth/context.ts). */
   jobs: JobSender;
+  /** NOTIFY payloads of a channel, from every instance: what subscriptions are fed from. */
+  notifications?: Notifications;
+  /**
+   * A new context for the same caller, authenticated and authorized afresh (no cached answers):
+   * a long-lived subscription re-checks access with it at each event.
+   */
+  refresh?: () => Promise<RequestContext>;
+  /** Aborts when the caller goes away: what ends a subscription that waits for events. */
+  signal?: AbortSignal;
+}
+
+export interface Notifications {
+  subscribe(channel: string, signal?: AbortSignal): AsyncIterable<string>;
 }
 
 export function requireViewer(ctx: Pick<RequestContext, 'viewer'>): Viewer {

@@ -10,6 +10,7 @@ import '../modules/collections/graphql';
 import '../modules/spaces/graphql';
 import '../modules/content/graphql';
 import '../modules/change-requests/graphql';
+import '../modules/comments/graphql';
 import '../modules/sites/graphql';
 import '../modules/saml/graphql';
 import '../modules/translations/graphql';

@@ -3,6 +3,7 @@ import type { Config } from '../../src/config/config';
 import { listen } from '../../src/app/server';
 import { startSessionCache, type SessionCache } from '../../src/auth/sessions';
 import { JobQueue } from '../../src/jobs/queue';
+import { NotificationHub } from '../../src/db/notification-hub';
 import { createTestDatabase, type TestDatabase } from './db';
 import { validateResponse } from './openapi';
 
@@ -28,6 +29,8 @@ export interface TestApp {
   close(): Promise<void>;
   /** The app's settings; tests may change them (e.g. `fetchAllowHosts`). */
   config: Config;
+  /** The app's LISTEN fan-out, to wait until a subscription is listening. */
+  notifications: NotificationHub;
   /** The job queue the app sends to, when started with `{ jobs: true }`; `close` stops it. */
   jobs?: JobQueue;
 }
@@ -51,7 +54,8 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   const { sessions, stop: stopSessions } = await startSessionCache(database);
   const now = () => clock.now ?? new Date();
   const jobs = options.jobs ? await JobQueue.start({ database, now, config, pollingIntervalSeconds: 0.5, cron: false }) : undefined;
-  const app = createApp({ db: database.db, config, now, sessions, jobs });
+  const notifications = new NotificationHub(database.listen);
+  const app = createApp({ db: database.db, config, now, sessions, jobs, notifications });
 
   return {
     app,
@@ -88,6 +92,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
     },
     sessions,
     jobs,
+    notifications,
     close: async () => {
       await jobs?.stop();
       await stopSessions();

@@ -74,6 +74,11 @@ export async function findReply(db: Db, commentId: string, id: string): Promise<
   return row ?? null;
 }
 
+export async function findReplyById(db: Db, id: string): Promise<CommentReplyRow | null> {
+  const [row] = await db.select().from(commentReplies).where(eq(commentReplies.id, id));
+  return row ?? null;
+}
+
 export function listReplies(db: Db, commentId: string, args: PageArgs, max: number): Promise<Page<CommentReplyRow>> {
   const spec: KeysetSpec<CommentReplyRow> = {
     table: commentReplies,

@@ -1,5 +1,5 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
+import { DomainError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
@@ -26,7 +26,7 @@ import {
   type ReplyUpdateInput,
 } from './input';
 import { reactionsBySubject } from './loaders';
-import { publishCommentEvent, type CommentEventKind } from './live';
+import { COMMENT_CHANNEL, parseCommentEvent, publishCommentEvent, type CommentEventKind } from './live';
 import {
   changeReactions,
   deleteCommentRow,
@@ -34,6 +34,7 @@ import {
   findComment,
   findCommentById,
   findReply,
+  findReplyById,
   insertComment,
   insertReply,
   listCommenters as listCommenterRows,
@@ -262,4 +263,71 @@ export async function reactionsOf(ctx: RequestContext, subjectId: string): Promi
 
 async function publish(ctx: RequestContext, d: Discussion, row: CommentRow, kind: CommentEventKind): Promise<void> {
   await publishCommentEvent(ctx.db, { kind, spaceId: d.space.id, changeRequestId: d.changeRequest?.id ?? null, pageId: row.pageId, commentId: row.id });
+}
+
+/** A reply by id alone (GraphQL's node lookup), when the caller may read its space. */
+export async function getReplyById(ctx: RequestContext, id: string): Promise<ReplyInDiscussion> {
+  requireViewer(ctx);
+  const row = await findReplyById(ctx.db, id);
+  if (!row) throw new NotFoundError('Comment reply');
+  const comment = await getCommentById(ctx, row.commentId).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError('Comment reply') : error;
+  });
+  return { comment, row, format: 'markdown' };
+}
+
+export interface DiscussionEvent {
+  kind: CommentEventKind;
+  commentId: string;
+  /** The comment as the subscriber may read it now; null once deleted. */
+  comment: CommentInDiscussion | null;
+}
+
+/**
+ * What happens in a discussion from now on (a page's only, with `pageId`), from any instance.
+ * Access is checked when it starts and again, afresh, at each event: a subscriber who lost
+ * access to the space gets nothing more, and the stream ends. Hand-written rather than a
+ * generator, so that a subscriber who leaves stops it at once, not at the next event.
+ */
+export async function watchDiscussion(ctx: RequestContext, spaceId: string, changeRequest: string | undefined, pageId: string | undefined, signal?: AbortSignal): Promise<AsyncIterableIterator<DiscussionEvent>> {
+  if (!ctx.notifications) throw new ServiceUnavailableError('Live updates are not available on this server');
+  const watched = await getDiscussion(ctx, spaceId, changeRequest);
+  const events = ctx.notifications.subscribe(COMMENT_CHANNEL, signal)[Symbol.asyncIterator]();
+  const done = async (): Promise<IteratorResult<DiscussionEvent>> => {
+    await events.return?.();
+    return { value: undefined, done: true };
+  };
+  /** The event as this subscriber may see it, null to skip it, or 'end' once access is gone. */
+  const judge = async (payload: string): Promise<DiscussionEvent | null | 'end'> => {
+    const event = parseCommentEvent(payload);
+    if (!event || event.spaceId !== watched.space.id || event.changeRequestId !== watched.scope.changeRequestId) return null;
+    if (pageId !== undefined && event.pageId !== pageId) return null;
+    const fresh = ctx.refresh ? await ctx.refresh().catch(() => null) : ctx;
+    const now = fresh && (await getDiscussion(fresh, spaceId, changeRequest).catch((error: unknown) => (error instanceof DomainError ? null : Promise.reject(error))));
+    if (!fresh || !now) return 'end';
+    if (event.kind === 'deleted') return { kind: event.kind, commentId: event.commentId, comment: null };
+    const comment = await getComment(fresh, now, event.commentId).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error)));
+    return comment && { kind: event.kind, commentId: event.commentId, comment: { ...comment, format: 'markdown' } };
+  };
+  // Once the subscriber left (`return`), a `next` still waiting never settles: yoga's stream is
+  // cancelled by then, and an answer would make it write to a closed stream.
+  let left = false;
+  const iterator: AsyncIterableIterator<DiscussionEvent> = {
+    [Symbol.asyncIterator]: () => iterator,
+    async next() {
+      for (;;) {
+        const next = await events.next();
+        if (left) return new Promise<never>(() => {});
+        if (next.done) return { value: undefined, done: true };
+        const event = await judge(next.value);
+        if (event === 'end') return done();
+        if (event) return { value: event, done: false };
+      }
+    },
+    return: () => {
+      left = true;
+      return done();
+    },
+  };
+  return iterator;
 }
