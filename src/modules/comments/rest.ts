@@ -16,6 +16,7 @@ import {
   postReply,
   updateComment,
   updateReply,
+  withFormat,
 } from './service';
 
 const formatQuery = (query: URLSearchParams) => ({ format: optionalParam(query, 'format') }) as FormatInput;
@@ -41,20 +42,22 @@ export function commentRoutes(r: RestRouter): void {
       return { status: 200, body: await renderList(ctx, page, presentComment) };
     });
 
-    r.post(`${prefix}/comments`, async ({ ctx, params, body }) => ({
-      status: 200,
-      body: await presentComment(ctx, await postComment(ctx, await discussion(ctx, params), bodyAs<CommentPostInput>(body))),
-    }));
+    r.post(`${prefix}/comments`, async ({ ctx, params, body, query }) => {
+      // The format is checked before anything is written.
+      const format = withFormat(formatQuery(query));
+      return { status: 200, body: await presentComment(ctx, { ...(await postComment(ctx, await discussion(ctx, params), bodyAs<CommentPostInput>(body))), format }) };
+    });
 
     r.get(`${prefix}/comments/:commentId`, async ({ ctx, params, query }) => ({
       status: 200,
       body: await presentComment(ctx, await getComment(ctx, await discussion(ctx, params), params.commentId, formatQuery(query))),
     }));
 
-    r.put(`${prefix}/comments/:commentId`, async ({ ctx, params, body }) => ({
-      status: 200,
-      body: await presentComment(ctx, await updateComment(ctx, await discussion(ctx, params), params.commentId, bodyAs<CommentUpdateInput>(body))),
-    }));
+    r.put(`${prefix}/comments/:commentId`, async ({ ctx, params, body, query }) => {
+      // The format is checked before anything is written.
+      const format = withFormat(formatQuery(query));
+      return { status: 200, body: await presentComment(ctx, { ...(await updateComment(ctx, await discussion(ctx, params), params.commentId, bodyAs<CommentUpdateInput>(body))), format }) };
+    });
 
     r.delete(`${prefix}/comments/:commentId`, async ({ ctx, params }) => {
       await deleteComment(ctx, await discussion(ctx, params), params.commentId);
@@ -66,20 +69,22 @@ export function commentRoutes(r: RestRouter): void {
       return { status: 200, body: await renderList(ctx, page, presentReply) };
     });
 
-    r.post(`${prefix}/comments/:commentId/replies`, async ({ ctx, params, body }) => ({
-      status: 200,
-      body: await presentReply(ctx, await postReply(ctx, await comment(ctx, params), bodyAs<ReplyPostInput>(body))),
-    }));
+    r.post(`${prefix}/comments/:commentId/replies`, async ({ ctx, params, body, query }) => {
+      // The format is checked before anything is written.
+      const format = withFormat(formatQuery(query));
+      return { status: 200, body: await presentReply(ctx, { ...(await postReply(ctx, await comment(ctx, params), bodyAs<ReplyPostInput>(body))), format }) };
+    });
 
     r.get(`${prefix}/comments/:commentId/replies/:replyId`, async ({ ctx, params, query }) => ({
       status: 200,
       body: await presentReply(ctx, await getReply(ctx, await comment(ctx, params), params.replyId, formatQuery(query))),
     }));
 
-    r.put(`${prefix}/comments/:commentId/replies/:replyId`, async ({ ctx, params, body }) => ({
-      status: 200,
-      body: await presentReply(ctx, await updateReply(ctx, await comment(ctx, params), params.replyId, bodyAs<ReplyUpdateInput>(body))),
-    }));
+    r.put(`${prefix}/comments/:commentId/replies/:replyId`, async ({ ctx, params, body, query }) => {
+      // The format is checked before anything is written.
+      const format = withFormat(formatQuery(query));
+      return { status: 200, body: await presentReply(ctx, { ...(await updateReply(ctx, await comment(ctx, params), params.replyId, bodyAs<ReplyUpdateInput>(body))), format }) };
+    });
 
     r.delete(`${prefix}/comments/:commentId/replies/:replyId`, async ({ ctx, params }) => {
       await deleteReply(ctx, await comment(ctx, params), params.replyId);

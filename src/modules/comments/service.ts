@@ -113,7 +113,8 @@ export async function discussionPermissions(ctx: RequestContext, d: Discussion, 
   return { view: true, edit: own && comment, reply: comment, delete: (own && comment) || admin };
 }
 
-const withFormat = (query: FormatInput | undefined): BodyFormat => parseInput(formatSchema, query ?? {}).format;
+/** The body format a read asks for (`document` when absent); a bad value is a 400. */
+export const withFormat = (query: FormatInput | undefined): BodyFormat => parseInput(formatSchema, query ?? {}).format;
 
 export async function listComments(ctx: RequestContext, d: Discussion, query: CommentListInput, args: PageArgs, max: number): Promise<Page<CommentInDiscussion>> {
   const filter = parseInput(commentListSchema, query);
