@@ -59,3 +59,15 @@ it('gives the demo spaces real pages, an open change request and two published s
   const found = await t.rest('GET', `/v1/orgs/${demo.organizationId}/search?query=revisions`, { token });
   expect(found.body.items.map((s: any) => [s.title, s.pages.map((p: any) => p.title)])).toEqual([['Getting started', ['Welcome']]]);
 });
+
+it('starts a discussion on the Welcome page: a reply, a reaction and a resolved thread', async () => {
+  const token = demo.token;
+  const spaces = (await t.rest('GET', `/v1/orgs/${demo.organizationId}/spaces`, { token })).body.items;
+  const guide = spaces.find((s: any) => s.title === 'Getting started');
+  expect(guide.comments).toBe(1);
+  const list = await t.rest('GET', `/v1/spaces/${guide.id}/comments?order=asc&format=markdown`, { token });
+  expect(list.body.items.map((c: any) => [c.target.page.title, c.status, c.replies, c.reactions.map((r: any) => r.emoji)])).toEqual([
+    ['Welcome', 'open', 1, ['👍']],
+    ['Welcome', 'resolved', 0, []],
+  ]);
+});
