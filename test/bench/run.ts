@@ -16,6 +16,7 @@ import { ensureBenchContent } from './content-data';
 import { ADMIN_TOKEN, benchDatabaseUrl, ensureBenchData, READER_TOKEN } from './data';
 import { measureOperations } from './operations';
 import { ensureBenchTranslations } from './translations-data';
+import { ensureBenchComments } from './comments-data';
 import { SHAPES } from './shapes';
 import type { BenchShape } from './shapes/shape';
 import type { ChildStats } from './stats';
@@ -44,6 +45,7 @@ const url = benchDatabaseUrl();
 await ensureBenchData(url);
 await ensureBenchContent(url);
 await ensureBenchTranslations(url);
+await ensureBenchComments(url);
 
 async function start(file: string): Promise<Child> {
   const child = fork(new URL(file, import.meta.url), [], { env: { ...process.env, QUIRE_BENCH_DATABASE_URL: url }, execArgv: process.execArgv });

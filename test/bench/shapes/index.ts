@@ -1,5 +1,6 @@
 import { bigList } from './big-list';
 import { changeRequestList } from './change-requests';
+import { commentList } from './comments';
 import { contentPages, organizationSearch, spaceSearch } from './content';
 import type { BenchShape } from './shape';
 import { small } from './small';
@@ -8,4 +9,4 @@ import { twoLevel } from './two-level';
 import { twoLevelReader } from './two-level-reader';
 
 /** Every shape `npm run bench` measures, in the order of its table. */
-export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, translationList];
+export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, commentList, translationList];
