@@ -221,7 +221,8 @@ export async function postReply(ctx: RequestContext, comment: CommentInDiscussio
   const { body } = parseInput(replyPostSchema, input);
   const row = await insertReply(ctx.db, { id: newId(), commentId: comment.row.id, body: body.markdown, postedBy: viewer.user.id, postedAt: ctx.now() });
   await publish(ctx, comment.discussion, comment.row, 'replied');
-  return { comment, row, format: 'document' };
+  // The thread as it is now: its reply count moved with the insert.
+  return { comment: await getComment(ctx, comment.discussion, comment.row.id), row, format: 'document' };
 }
 
 export async function updateReply(ctx: RequestContext, comment: CommentInDiscussion, replyId: string, input: ReplyUpdateInput): Promise<ReplyInDiscussion> {
