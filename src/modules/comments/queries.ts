@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { byTimeThenId, keysetPage, type KeysetSpec } from '../../db/keyset';
+import { byTimeThenId, keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
 import type { Page, PageArgs } from '../../domain/page';
 import { organizationMembers, type MemberRow } from '../members/table';
 import { commentReactions, commentReplies, comments, type CommentReplyRow, type CommentRow, type CommentStatus } from './table';
@@ -79,14 +79,16 @@ export async function findReplyById(db: Db, id: string): Promise<CommentReplyRow
   return row ?? null;
 }
 
+const replyOrder = byTimeThenId<CommentReplyRow>(commentReplies.postedAt, (r) => r.postedAt, commentReplies.id);
+
 export function listReplies(db: Db, commentId: string, args: PageArgs, max: number): Promise<Page<CommentReplyRow>> {
-  const spec: KeysetSpec<CommentReplyRow> = {
-    table: commentReplies,
-    keys: byTimeThenId<CommentReplyRow>(commentReplies.postedAt, (r) => r.postedAt, commentReplies.id),
-    direction: 'asc',
-    where: eq(commentReplies.commentId, commentId),
-  };
-  return keysetPage(db, spec, args, max);
+  return keysetPage(db, { table: commentReplies, keys: replyOrder, direction: 'asc', where: eq(commentReplies.commentId, commentId) }, args, max);
+}
+
+/** The same window of replies of many comments, in one statement. */
+export function listRepliesOfComments(db: Db, commentIds: readonly string[], args: PageArgs, max: number): Promise<Map<string, Page<CommentReplyRow>>> {
+  const spec = { table: commentReplies, keys: replyOrder, direction: 'asc' as const, partition: commentReplies.commentId, parentIds: commentIds, parentOf: (r: CommentReplyRow) => r.commentId };
+  return keysetPages(db, spec, args, max);
 }
 
 export async function updateReplyRow(db: Db | Tx, id: string, changes: Partial<Pick<CommentReplyRow, 'body' | 'editedAt'>>): Promise<CommentReplyRow> {

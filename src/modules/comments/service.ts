@@ -40,6 +40,7 @@ import {
   listCommenters as listCommenterRows,
   listComments as listCommentRows,
   listReplies as listReplyRows,
+  listRepliesOfComments,
   updateCommentRow,
   updateReplyRow,
   type DiscussionScope,
@@ -207,6 +208,13 @@ export async function listReplies(ctx: RequestContext, comment: CommentInDiscuss
   const format = withFormat(query);
   const page = await listReplyRows(ctx.db, comment.row.id, args, max);
   return { ...page, items: page.items.map((row) => ({ comment, row, format })) };
+}
+
+/** Replies of comments the caller already read, the same window for each, in one statement. */
+export async function listRepliesOf(ctx: RequestContext, comments: readonly CommentInDiscussion[], args: PageArgs, max: number): Promise<Map<string, Page<ReplyInDiscussion>>> {
+  const pages = await listRepliesOfComments(ctx.db, comments.map((c) => c.row.id), args, max);
+  const byId = new Map(comments.map((c) => [c.row.id, c]));
+  return new Map([...pages].map(([id, page]) => [id, { ...page, items: page.items.map((row) => ({ comment: byId.get(id)!, row, format: 'markdown' as const })) }]));
 }
 
 export async function getReply(ctx: RequestContext, comment: CommentInDiscussion, replyId: string, query?: FormatInput): Promise<ReplyInDiscussion> {

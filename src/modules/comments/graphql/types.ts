@@ -1,6 +1,7 @@
 import { builder } from '../../../graphql/builder';
+import type { PageArgs } from '../../../domain/page';
 import { orNull } from '../../../graphql/errors';
-import { GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
+import { batchedConnection, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
 import { ChangeRequestRef } from '../../change-requests/graphql/refs';
 import { PageRef } from '../../content/graphql/refs';
 import { SpaceRef } from '../../spaces/graphql/refs';
@@ -13,7 +14,7 @@ import {
   getDiscussion,
   getReplyById,
   listComments,
-  listReplies,
+  listRepliesOf,
   reactionsOf,
   type CommentInDiscussion,
   type Discussion,
@@ -51,6 +52,10 @@ async function reactions(ctx: Parameters<typeof reactionsOf>[0], subjectId: stri
   }
   return [...byEmoji.values()];
 }
+
+const repliesBatch = batchedConnection('Comment.replies', (ctx, comments: readonly (CommentInDiscussion & { id: string })[], window: PageArgs) =>
+  listRepliesOf(ctx, comments, window, GRAPHQL_MAX),
+);
 
 const CommentReplyConnection = builder.connectionObject(
   { type: CommentReplyRef, name: 'CommentReplyConnection', description: 'A page of replies.', fields: totalCountField },
@@ -104,7 +109,12 @@ builder.node(CommentRef, {
     }),
     replyCount: t.int({ description: 'How many replies it has.', resolve: (c) => c.row.replies }),
     replies: t.connection(
-      { type: CommentReplyRef, description: 'Its replies, oldest first.', resolve: async (c, args, ctx) => pageToConnection(await listReplies(ctx, c, args, GRAPHQL_MAX)) },
+      {
+        type: CommentReplyRef,
+        description: 'Its replies, oldest first.',
+        // Every comment of the request asking for the same window shares one statement.
+        resolve: (c, args, ctx, info) => repliesBatch({ ...c, id: c.row.id }, args, ctx, info),
+      },
       CommentReplyConnection,
     ),
     reactions: t.field({ type: [ReactionRef], description: 'Emoji reactions, in order of first use.', resolve: (c, _, ctx) => reactions(ctx, c.row.id) }),
