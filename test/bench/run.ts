@@ -17,6 +17,7 @@ import { ADMIN_TOKEN, benchDatabaseUrl, ensureBenchData, READER_TOKEN } from './
 import { measureOperations } from './operations';
 import { ensureBenchTranslations } from './translations-data';
 import { ensureBenchComments } from './comments-data';
+import { ensureBenchNested } from './nested-data';
 import { SHAPES } from './shapes';
 import type { BenchShape } from './shapes/shape';
 import type { ChildStats } from './stats';
@@ -46,6 +47,7 @@ await ensureBenchData(url);
 await ensureBenchContent(url);
 await ensureBenchTranslations(url);
 await ensureBenchComments(url);
+await ensureBenchNested(url);
 
 async function start(file: string): Promise<Child> {
   const child = fork(new URL(file, import.meta.url), [], { env: { ...process.env, QUIRE_BENCH_DATABASE_URL: url }, execArgv: process.execArgv });

@@ -1,6 +1,6 @@
 import { and, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { byTimeThenId, keysetPage, type KeysetSpec } from '../../db/keyset';
+import { byTimeThenId, keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
 import type { Page, PageArgs } from '../../domain/page';
 import type { ChangeRequestStatus } from '../../domain/change-requests';
 import { changeRequestContributors, changeRequests, type ChangeRequestRow } from './table';
@@ -60,6 +60,12 @@ export function listChangeRequests(db: Db, spaceId: string, filter: { status: Ch
   }
   const spec: KeysetSpec<ChangeRequestRow> = { table: changeRequests, keys: changeRequestOrder, direction: 'desc', where: and(...conditions) };
   return keysetPage(db, spec, args, max);
+}
+
+/** The same window of change requests of one status of many spaces, in one statement. */
+export function listChangeRequestsOfSpaces(db: Db, spaceIds: readonly string[], status: ChangeRequestStatus, args: PageArgs, max: number): Promise<Map<string, Page<ChangeRequestRow>>> {
+  const spec = { table: changeRequests, keys: changeRequestOrder, direction: 'desc' as const, where: eq(changeRequests.status, status), partition: changeRequests.spaceId, parentIds: spaceIds, parentOf: (r: ChangeRequestRow) => r.spaceId };
+  return keysetPages(db, spec, args, max);
 }
 
 export async function updateChangeRequestRow(db: Db | Tx, id: string, changes: Partial<Pick<ChangeRequestRow, 'subject' | 'status' | 'updatedAt'>>): Promise<ChangeRequestRow> {

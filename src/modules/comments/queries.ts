@@ -40,18 +40,30 @@ export interface CommentFilter {
   authors: string[];
 }
 
-export function listComments(db: Db, scope: DiscussionScope, filter: CommentFilter, args: PageArgs, max: number): Promise<Page<CommentRow>> {
-  const conditions: SQL[] = [inScope(scope)];
+const commentOrder = byTimeThenId<CommentRow>(comments.postedAt, (r) => r.postedAt, comments.id);
+
+function filtered(filter: CommentFilter): SQL[] {
+  const conditions: SQL[] = [];
   if (filter.status !== 'all') conditions.push(eq(comments.status, filter.status));
   if (filter.targetPage) conditions.push(eq(comments.pageId, filter.targetPage));
   if (filter.authors.length) conditions.push(inArray(comments.postedBy, filter.authors));
-  const spec: KeysetSpec<CommentRow> = {
-    table: comments,
-    keys: byTimeThenId<CommentRow>(comments.postedAt, (r) => r.postedAt, comments.id),
-    direction: filter.order,
-    where: and(...conditions),
-  };
+  return conditions;
+}
+
+export function listComments(db: Db, scope: DiscussionScope, filter: CommentFilter, args: PageArgs, max: number): Promise<Page<CommentRow>> {
+  const spec: KeysetSpec<CommentRow> = { table: comments, keys: commentOrder, direction: filter.order, where: and(inScope(scope), ...filtered(filter)) };
   return keysetPage(db, spec, args, max);
+}
+
+/**
+ * The same window of many discussions in one statement: of spaces (their own discussion, outside
+ * change requests), or of change requests.
+ */
+export function listCommentsOfMany(db: Db, kind: 'space' | 'changeRequest', ids: readonly string[], filter: CommentFilter, args: PageArgs, max: number): Promise<Map<string, Page<CommentRow>>> {
+  const partition = kind === 'space' ? comments.spaceId : comments.changeRequestId;
+  const where = and(...(kind === 'space' ? [isNull(comments.changeRequestId)] : []), ...filtered(filter));
+  const spec = { table: comments, keys: commentOrder, direction: filter.order, where, partition, parentIds: ids, parentOf: (r: CommentRow) => (kind === 'space' ? r.spaceId : r.changeRequestId!) };
+  return keysetPages(db, spec, args, max);
 }
 
 export async function updateCommentRow(db: Db | Tx, id: string, changes: Partial<Pick<CommentRow, 'body' | 'editedAt' | 'status' | 'resolvedAt' | 'resolvedBy'>>): Promise<CommentRow> {

@@ -39,6 +39,7 @@ import {
   insertReply,
   listCommenters as listCommenterRows,
   listComments as listCommentRows,
+  listCommentsOfMany,
   listReplies as listReplyRows,
   listRepliesOfComments,
   updateCommentRow,
@@ -121,6 +122,19 @@ export async function listComments(ctx: RequestContext, d: Discussion, query: Co
   const filter = parseInput(commentListSchema, query);
   const page = await listCommentRows(ctx.db, d.scope, filter, args, max);
   return { ...page, items: page.items.map((row) => ({ discussion: d, row, format: filter.format })) };
+}
+
+/**
+ * The same window of comments of many discussions the caller already reads (spaces' own, or
+ * change requests'), in one statement: what nested GraphQL lists use.
+ */
+export async function listCommentsOf(ctx: RequestContext, discussions: readonly Discussion[], query: CommentListInput, args: PageArgs, max: number): Promise<Map<string, Page<CommentInDiscussion>>> {
+  const filter = parseInput(commentListSchema, query);
+  const kind = discussions[0]?.changeRequest ? 'changeRequest' : 'space';
+  const key = (d: Discussion) => d.changeRequest?.id ?? d.space.id;
+  const byKey = new Map(discussions.map((d) => [key(d), d]));
+  const pages = await listCommentsOfMany(ctx.db, kind, [...byKey.keys()], filter, args, max);
+  return new Map([...pages].map(([id, page]) => [id, { ...page, items: page.items.map((row) => ({ discussion: byKey.get(id)!, row, format: filter.format })) }]));
 }
 
 export async function getComment(ctx: RequestContext, d: Discussion, commentId: string, query?: FormatInput): Promise<CommentInDiscussion> {

@@ -1,6 +1,7 @@
 import { bigList } from './big-list';
 import { changeRequestList } from './change-requests';
 import { commentList } from './comments';
+import { nestedDiscussions } from './nested';
 import { contentPages, organizationSearch, spaceSearch } from './content';
 import type { BenchShape } from './shape';
 import { small } from './small';
@@ -9,4 +10,4 @@ import { twoLevel } from './two-level';
 import { twoLevelReader } from './two-level-reader';
 
 /** Every shape `npm run bench` measures, in the order of its table. */
-export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, commentList, translationList];
+export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, commentList, nestedDiscussions, translationList];

@@ -1,7 +1,9 @@
 import { builder } from '../../../graphql/builder';
 import { enumValues } from '../../../graphql/enums';
 import { orNull } from '../../../graphql/errors';
-import { GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
+import { batchedConnection, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
+import type { PageArgs } from '../../../domain/page';
+import type { SpaceRow } from '../../spaces/table';
 import { RevisionRef } from '../../content/graphql/refs';
 import { contentAt, type ConflictKind, type MergeConflict, type PageChange } from '../../content/service';
 import { SpaceRef } from '../../spaces/graphql/refs';
@@ -16,6 +18,7 @@ import {
   getChangeRequestById,
   isOutdated,
   listChangeRequests,
+  listChangeRequestsOf,
 } from '../service';
 import { ChangeRequestRef, ChangeRequestStatusEnum } from './refs';
 
@@ -120,6 +123,10 @@ const ChangeRequestConnection = builder.connectionObject(
   { name: 'ChangeRequestEdge', description: 'A change request in a page, with its cursor.' },
 );
 
+const spaceChangeRequests = batchedConnection('Space.changeRequests', (ctx, spaces: readonly SpaceRow[], { status, first, after, last, before }: PageArgs & { status: ChangeRequestStatus }) =>
+  listChangeRequestsOf(ctx, spaces, status, { first, after, last, before }, GRAPHQL_MAX),
+);
+
 builder.objectFields(SpaceRef, (t) => ({
   changeRequests: t.connection(
     {
@@ -129,8 +136,10 @@ builder.objectFields(SpaceRef, (t) => ({
         status: t.arg({ type: ChangeRequestStatusEnum, description: 'Their status; OPEN when absent.' }),
         contributor: t.arg.string({ description: 'Only those this user (REST id) contributed to.' }),
       },
-      resolve: async (space, args, ctx) => {
+      resolve: async (space, args, ctx, info) => {
         const filter = { status: (args.status ?? 'open') as ChangeRequestStatus, ...(args.contributor ? { contributor: args.contributor } : {}) };
+        // Without a contributor filter, every space of the request shares one statement.
+        if (!args.contributor) return spaceChangeRequests(space, { ...args, status: filter.status }, ctx, info);
         return pageToConnection(await listChangeRequests(ctx, space.id, filter, args, GRAPHQL_MAX));
       },
     },

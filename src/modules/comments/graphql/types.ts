@@ -1,5 +1,7 @@
 import { builder } from '../../../graphql/builder';
 import type { PageArgs } from '../../../domain/page';
+import type { ChangeRequestInSpace } from '../../change-requests/service';
+import type { SpaceRow } from '../../spaces/table';
 import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
 import { ChangeRequestRef } from '../../change-requests/graphql/refs';
@@ -14,6 +16,7 @@ import {
   getDiscussion,
   getReplyById,
   listComments,
+  listCommentsOf,
   listRepliesOf,
   reactionsOf,
   type CommentInDiscussion,
@@ -145,16 +148,28 @@ async function commentPage(ctx: Parameters<typeof listComments>[0], d: Discussio
   return pageToConnection(await listComments(ctx, d, filter, args, GRAPHQL_MAX));
 }
 
+type ListArgs = PageArgs & { status?: 'open' | 'resolved' | null; order?: 'asc' | 'desc' | null; authors?: string[] | null };
+const filterOf = (args: ListArgs) => ({ status: (args.status ?? 'all') as 'all' | 'open' | 'resolved', order: args.order ?? 'desc', authors: args.authors ?? [], format: 'markdown' as const });
+const windowOf = ({ first, after, last, before }: ListArgs): PageArgs => ({ first, after, last, before });
+
+// Every space (or change request) of the request asking for the same window shares one statement.
+const spaceComments = batchedConnection('Space.comments', (ctx, spaces: readonly SpaceRow[], args: ListArgs) =>
+  listCommentsOf(ctx, spaces.map((space) => ({ space, changeRequest: null, scope: { spaceId: space.id, changeRequestId: null } })), filterOf(args), windowOf(args), GRAPHQL_MAX),
+);
+const changeRequestComments = batchedConnection('ChangeRequest.comments', (ctx, crs: readonly (ChangeRequestInSpace & { id: string })[], args: ListArgs) =>
+  listCommentsOf(ctx, crs.map(({ space, row }) => ({ space, changeRequest: row, scope: { spaceId: space.id, changeRequestId: row.id } })), filterOf(args), windowOf(args), GRAPHQL_MAX),
+);
+
 builder.objectFields(SpaceRef, (t) => ({
   comments: t.connection(
-    { type: CommentRef, description: "The space's own discussion (not its change requests'), newest first.", args: listArgs, resolve: async (space, args, ctx) => commentPage(ctx, await getDiscussion(ctx, space.id), args) },
+    { type: CommentRef, description: "The space's own discussion (not its change requests'), newest first.", args: listArgs, resolve: (space, args, ctx, info) => spaceComments(space, args, ctx, info) },
     CommentConnection,
   ),
 }));
 
 builder.objectFields(ChangeRequestRef, (t) => ({
   comments: t.connection(
-    { type: CommentRef, description: 'The discussion of the change request, newest first.', args: listArgs, resolve: async (cr, args, ctx) => commentPage(ctx, await getDiscussion(ctx, cr.space.id, cr.row.id), args) },
+    { type: CommentRef, description: 'The discussion of the change request, newest first.', args: listArgs, resolve: (cr, args, ctx, info) => changeRequestComments({ ...cr, id: cr.row.id }, args, ctx, info) },
     CommentConnection,
   ),
 }));
