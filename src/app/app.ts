@@ -18,6 +18,7 @@ import { createRestRouter } from '../rest/routes';
 import { createDocs, DOCS_PATHS } from '../rest/docs';
 import { createContext, createRequestContext, type AppServices } from '../auth/context';
 import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
+import { servePublishedSpec } from '../modules/openapi/rest';
 import { servePublishedHost, servePublishedSite } from '../modules/published/rest';
 import { SAML_PUBLIC_PREFIX, serveSamlEndpoint } from '../modules/saml/rest';
 import type { RequestContext } from '../context/request-context';
@@ -125,6 +126,9 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       if (http.graphiql && pathname.startsWith(GRAPHIQL_ASSETS_PATH)) {
         const asset = await graphiqlAsset(request, pathname);
         if (asset) return asset;
+      }
+      if (pathname.startsWith('/openapi/') && request.method === 'GET') {
+        return servePublishedSpec(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
       }
       if (pathname.startsWith('/files/') && request.method === 'GET') {
         // Download links carry their own signature: no token is asked for.

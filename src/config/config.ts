@@ -27,6 +27,8 @@ export interface Config {
   rateLimits?: RateLimitSettings;
   /** Hosts (`host` or `host:port`) that imports may fetch even when they resolve to internal addresses. */
   fetchAllowHosts?: string[];
+  /** How long fetching a URL may take (OpenAPI specs), in ms; 15 s when absent. */
+  fetchTimeoutMs?: number;
   /** The machine-translation engine translations run on; absent: running a translation answers 412. */
   translate?: TranslateSettings;
   /** Limits of the sandbox integration scripts run in; absent fields take the runtime's defaults. */
@@ -188,6 +190,7 @@ export const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt('DATABASE_CONNECT_TIMEOUT_MS'),
   DATABASE_POOL_SIZE: positiveInt('DATABASE_POOL_SIZE'),
   STATEMENT_TIMEOUT_MS: positiveInt('STATEMENT_TIMEOUT_MS'),
+  QUIRE_FETCH_TIMEOUT_MS: positiveInt('QUIRE_FETCH_TIMEOUT_MS'),
   QUIRE_INTEGRATION_DEADLINE_MS: positiveInt('QUIRE_INTEGRATION_DEADLINE_MS'),
   QUIRE_INTEGRATION_MEMORY_MB: positiveInt('QUIRE_INTEGRATION_MEMORY_MB'),
   QUIRE_INTEGRATION_WARM_RUNTIMES: positiveInt('QUIRE_INTEGRATION_WARM_RUNTIMES'),
@@ -216,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: loadHttpSettings(env),
     rateLimits: loadRateLimits(env),
     fetchAllowHosts: (env.QUIRE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    ...(e.QUIRE_FETCH_TIMEOUT_MS ? { fetchTimeoutMs: e.QUIRE_FETCH_TIMEOUT_MS } : {}),
     integrationRuntime: {
       deadlineMs: e.QUIRE_INTEGRATION_DEADLINE_MS,
       memoryMb: e.QUIRE_INTEGRATION_MEMORY_MB,

@@ -4,7 +4,15 @@ import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
 
 /** Why a fetch was refused or failed: always the caller's input, so always a 4xx. */
-export class FetchRefused extends Error {}
+export class FetchRefused extends Error {
+  /** `timeout` when the host did not answer in time; `refused` for everything else. */
+  constructor(
+    message: string,
+    readonly reason: 'refused' | 'timeout' = 'refused',
+  ) {
+    super(message);
+  }
+}
 
 export interface SafeFetchOptions {
   /** `host` or `host:port` entries fetched even when they resolve to a refused address. */
@@ -186,7 +194,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       res = await requestOnce(url, target, maxBytes, signal, post);
     } catch (error) {
       if (error instanceof FetchRefused) throw error;
-      if (signal.aborted) throw new FetchRefused(`url: ${url.host} did not answer within ${timeoutMs} ms`);
+      if (signal.aborted) throw new FetchRefused(`url: ${url.host} did not answer within ${timeoutMs} ms`, 'timeout');
       throw new FetchRefused(`url: ${url.host} could not be fetched (${(error as Error).message})`);
     }
     if (res.location !== undefined) {

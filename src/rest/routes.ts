@@ -2,6 +2,7 @@ import { collectionRoutes } from '../modules/collections/rest';
 import { contentRoutes } from '../modules/content/rest';
 import { changeRequestRoutes } from '../modules/change-requests/rest';
 import { commentRoutes } from '../modules/comments/rest';
+import { openApiRoutes } from '../modules/openapi/rest';
 import { inviteRoutes } from '../modules/invites/rest';
 import { memberRoutes } from '../modules/members/rest';
 import { organizationRoutes } from '../modules/organizations/rest';
@@ -28,6 +29,7 @@ export function createRestRouter(): RestRouter {
   contentRoutes(router);
   changeRequestRoutes(router);
   commentRoutes(router);
+  openApiRoutes(router);
   siteRoutes(router);
   publishedRoutes(router);
   samlRoutes(router);
