@@ -14,5 +14,6 @@ import '../modules/comments/graphql';
 import '../modules/sites/graphql';
 import '../modules/saml/graphql';
 import '../modules/translations/graphql';
+import '../modules/openapi/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });
