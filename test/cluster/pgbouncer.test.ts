@@ -97,9 +97,12 @@ describe.skipIf(!bin)('PgBouncer in transaction mode', { timeout: 120_000 }, () 
   }
 
   it('breaks prepared statements, and runs with DATABASE_POOLED', async () => {
-    // 26000: prepared statement "…" does not exist.
-    expect(await handOver(true)).toMatch(/prepared statement .* does not exist/i);
-    expect(await handOver(false)).toBeNull();
+    // The two Quire processes share PgBouncer's connections too, and may take the one B was to
+    // hold: a few tries make the hand-over happen. 26000: prepared statement "…" does not exist.
+    const outcomes: (string | null)[] = [];
+    while (outcomes.length < 8 && !outcomes.some(Boolean)) outcomes.push(await handOver(true));
+    expect(outcomes.find(Boolean)).toMatch(/prepared statement .* does not exist/i);
+    for (let i = 0; i < outcomes.length; i++) expect(await handOver(false)).toBeNull();
     expect(await load(false)).toEqual([]);
   });
 
