@@ -1,4 +1,5 @@
 import { collectionRoutes } from '../modules/collections/rest';
+import { integrationRoutes } from '../modules/integrations/rest';
 import { contentRoutes } from '../modules/content/rest';
 import { changeRequestRoutes } from '../modules/change-requests/rest';
 import { commentRoutes } from '../modules/comments/rest';
@@ -27,6 +28,7 @@ export function createRestRouter(): RestRouter {
   permissionRoutes(router);
   contentRoutes(router);
   changeRequestRoutes(router);
+  integrationRoutes(router);
   commentRoutes(router);
   siteRoutes(router);
   publishedRoutes(router);
