@@ -1,5 +1,6 @@
 import { collectionRoutes } from '../modules/collections/rest';
 import { integrationRoutes } from '../modules/integrations/rest';
+import { installationRoutes } from '../modules/installations/rest';
 import { contentRoutes } from '../modules/content/rest';
 import { changeRequestRoutes } from '../modules/change-requests/rest';
 import { commentRoutes } from '../modules/comments/rest';
@@ -29,6 +30,7 @@ export function createRestRouter(): RestRouter {
   contentRoutes(router);
   changeRequestRoutes(router);
   integrationRoutes(router);
+  installationRoutes(router);
   commentRoutes(router);
   siteRoutes(router);
   publishedRoutes(router);

@@ -221,3 +221,7 @@ export async function renderIntegration(ctx: RequestContext, name: string, encod
   decodeRenderRequest(encoded ?? undefined);
   throw new ServiceUnavailableError('Rendering integration UI is not available: the runtime is not wired to render yet');
 }
+
+/** For the delivery task of the installations module: the stored bundle and the decrypted secrets. */
+export { getBlob as readStoredFile } from './files';
+export { decryptSecrets } from './secrets';
