@@ -1,4 +1,6 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
+import { serveIntegrationAsset } from '../modules/integrations/assets';
+import { ASSETS_PATH as INTEGRATION_ASSETS_PATH } from '../modules/integrations/service';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { isDatabaseUnavailable } from '../lib/unavailable';
 import { RateLimitedError, UnauthenticatedError } from '../domain/errors';
@@ -129,6 +131,9 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       }
       if (pathname.startsWith('/openapi/') && request.method === 'GET') {
         return servePublishedSpec(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
+      }
+      if (pathname.startsWith(INTEGRATION_ASSETS_PATH) && request.method === 'GET') {
+        return serveIntegrationAsset(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
       }
       if (pathname.startsWith('/files/') && request.method === 'GET') {
         // Download links carry their own signature: no token is asked for.

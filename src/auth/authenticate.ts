@@ -7,6 +7,7 @@ import { rowAsJson, rowFromJson } from '../db/json-row';
 import { organizationMembers, type MemberRow } from '../modules/members/table';
 import { organizations, type OrganizationRow } from '../modules/organizations/table';
 import { apiTokens, users } from '../modules/users/table';
+import { INTEGRATION_TOKEN_PREFIX, loadIntegrationViewer } from './integration-tokens';
 import type { Session, SessionCache } from './sessions';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -59,6 +60,11 @@ export async function authenticate(db: Db, header: string | null, sessions?: Ses
   const match = BEARER.exec(header);
   if (!match) throw new UnauthenticatedError('Malformed Authorization header: expected "Bearer <token>"');
   const tokenHash = hashToken(match[1]);
+  if (match[1].startsWith(INTEGRATION_TOKEN_PREFIX)) {
+    const viewer = await loadIntegrationViewer(db, tokenHash, new Date());
+    if (!viewer) throw new UnauthenticatedError('Invalid or revoked API token');
+    return viewer;
+  }
   let session = sessions?.get(tokenHash);
   if (!session) {
     const generation = sessions?.begin() ?? 0;

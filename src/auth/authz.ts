@@ -4,6 +4,7 @@ import type { RequestContext } from '../context/request-context';
 import { ForbiddenError, NotFoundError } from '../domain/errors';
 import { policies, type Policy } from '../access-control/policies';
 import { listFilter } from '../access-control/visibility';
+import { grantAllows, grantListFilter } from '../access-control/integration-grants';
 
 /**
  * Per-request authorization: one answer per (action, resource), computed once. Every service asks
@@ -27,8 +28,9 @@ export class Authz implements Authorizer {
     const key = resource as object;
     let answer = byResource.get(key);
     if (!answer) {
+      const grant = this.ctx.viewer.grant;
       const policy = policies[action] as Policy<A>;
-      answer = Promise.resolve(policy(this.ctx, resource));
+      answer = Promise.resolve(grant ? grantAllows(this.ctx, grant, action, resource) : policy(this.ctx, resource));
       byResource.set(key, answer);
     }
     return answer;
@@ -48,6 +50,8 @@ export class Authz implements Authorizer {
   }
 
   listFilter(kind: ListedKind, organizationIds: readonly string[]): Promise<SQL | undefined> {
+    const grant = this.ctx.viewer?.grant;
+    if (grant) return Promise.resolve(grantListFilter(grant, kind));
     return listFilter(this.ctx, kind, organizationIds);
   }
 

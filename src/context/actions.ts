@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { CollectionRow } from '../modules/collections/table';
+import type { InstallationRow, IntegrationRow } from '../modules/integrations/table';
 import type { MemberRow } from '../modules/members/table';
 import type { OrganizationRow } from '../modules/organizations/table';
 import type { SiteRow } from '../modules/sites/table';
@@ -64,6 +65,16 @@ export interface ActionResources {
    * create the space a run writes to (admins and creators; creating one needs the same role).
    */
   'translation:manage': TranslationRow;
+  /** See an integration: anyone for public and unlisted ones, the owner's members for private ones, its own tokens. */
+  'integration:view': IntegrationRow;
+  /** Publish a new version, unpublish, turn dev mode on and off: the owner organization's admins. */
+  'integration:publish': IntegrationRow;
+  /** Read its installations and events across organizations: the owner's admins and the integration's own token. */
+  'integration:operate': IntegrationRow;
+  /** See an installation: members with a role in its organization, its integration's token, its own token. */
+  'installation:view': InstallationRow;
+  /** Configure, choose spaces and sites, uninstall: its organization's admins; configuration also by its integration's tokens. */
+  'installation:manage': InstallationRow;
 }
 
 export type Action = keyof ActionResources;

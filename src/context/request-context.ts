@@ -16,6 +16,28 @@ export interface Viewer {
   memberships?: Map<string, MemberRow>;
   /** The organizations of those memberships, by id, loaded with them. */
   organizations?: Map<string, OrganizationRow>;
+  /**
+   * Set when the token is an integration's or an installation's: `user` is then the integration's
+   * bot user, a member of nothing, and every authorization answer comes from the grant alone.
+   */
+  grant?: IntegrationGrant;
+}
+
+/** What an integration token (no installation) or an installation token may reach. */
+export interface IntegrationGrant {
+  kind: 'integration' | 'installation';
+  integrationId: string;
+  /** The installation's, for an installation token. */
+  installationId?: string;
+  /** The organization it is installed on, for an installation token. */
+  organizationId?: string;
+  /** The integration's scopes (spec `IntegrationScope`): an installation token acts with exactly these. */
+  scopes: ReadonlySet<string>;
+  spaceSelection: 'all' | 'selected';
+  siteSelection: 'all' | 'selected';
+  /** Spaces and sites the installation was given (with `selected`). */
+  spaceIds: ReadonlySet<string>;
+  siteIds: ReadonlySet<string>;
 }
 
 /** Tells the process's session cache that what it holds about a user or an organization changed. */

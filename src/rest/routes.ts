@@ -1,4 +1,6 @@
 import { collectionRoutes } from '../modules/collections/rest';
+import { integrationRoutes } from '../modules/integrations/rest';
+import { installationRoutes } from '../modules/installations/rest';
 import { contentRoutes } from '../modules/content/rest';
 import { changeRequestRoutes } from '../modules/change-requests/rest';
 import { commentRoutes } from '../modules/comments/rest';
@@ -28,6 +30,8 @@ export function createRestRouter(): RestRouter {
   permissionRoutes(router);
   contentRoutes(router);
   changeRequestRoutes(router);
+  integrationRoutes(router);
+  installationRoutes(router);
   commentRoutes(router);
   openApiRoutes(router);
   siteRoutes(router);

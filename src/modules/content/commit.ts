@@ -1,4 +1,5 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
+import { emitIntegrationEvent } from '../integrations/queries';
 import type { Db, Tx } from '../../db/client';
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../lib/ids';
@@ -51,11 +52,14 @@ export interface RevisionPointer {
   current(db: Db | Tx, lock: boolean): Promise<string>;
   /** Points at `to` if it still points at `from`; false otherwise. */
   advance(tx: Tx, from: string, to: string): Promise<boolean>;
+  /** Set on a space's own pointer: a revision there is news to the integrations installed on it. */
+  spaceId?: string;
 }
 
 /** The space's own content: its current revision. */
 export function spacePointer(spaceId: string): RevisionPointer {
   return {
+    spaceId,
     async current(db, lock) {
       const id = await currentRevisionId(db, spaceId, lock);
       if (!id) throw new NotFoundError('Space');
@@ -134,5 +138,9 @@ export async function commitEdit<T>(ctx: RequestContext, space: SpaceRow, apply:
     });
   }
   spaceById(ctx).clear(space.id);
+  if (pointer.spaceId) {
+    // One indexed statement when nothing is installed in the organization.
+    await emitIntegrationEvent(ctx.db, ctx.jobs, { organizationId: space.organizationId, spaceId: space.id }, { type: 'space_content_updated', revisionId: written.revision.id });
+  }
   return { tree: await loadRevisionTree(ctx.db, written.revision), result: written.result };
 }

@@ -1,0 +1,61 @@
+import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
+import type { ContentInstallationUpdateInput, InstallationUpdateInput, InstallInput } from '../integrations/input';
+import { presentEvent, presentInstallation, presentSiteInstallation, presentSpaceInstallation } from './present';
+import {
+  createInstallationToken, getEvent, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
+  listSpaceInstallations, uninstallFromSpace, uninstallIntegration, updateInstallation, updateSpaceInstallation,
+} from './service';
+
+const ONE = '/v1/integrations/:integrationName';
+const INST = `${ONE}/installations/:installationId`;
+
+export function installationRoutes(r: RestRouter): void {
+  r.get(`${ONE}/installations`, async ({ ctx, params, query }) => {
+    const page = await listInstallations(ctx, params.integrationName, optionalParam(query, 'externalId'), pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, (c, row) => presentInstallation(c, row, params.integrationName)) };
+  });
+  r.post(`${ONE}/installations`, async ({ ctx, params, body }) => {
+    const row = presentInstallation(ctx, await installIntegration(ctx, params.integrationName, bodyAs<InstallInput>(body)), params.integrationName);
+    return { status: 201, body: row, headers: { location: row.urls.location } };
+  });
+  r.get(INST, async ({ ctx, params }) => ({ status: 200, body: presentInstallation(ctx, (await getInstallation(ctx, params.integrationName, params.installationId)).installation, params.integrationName) }));
+  r.patch(INST, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: presentInstallation(ctx, await updateInstallation(ctx, params.integrationName, params.installationId, bodyAs<InstallationUpdateInput>(body)), params.integrationName),
+  }));
+  r.delete(INST, async ({ ctx, params }) => {
+    await uninstallIntegration(ctx, params.integrationName, params.installationId);
+    return { status: 204 };
+  });
+  r.post(`${INST}/tokens`, async ({ ctx, params }) => ({ status: 200, body: await createInstallationToken(ctx, params.integrationName, params.installationId) }));
+  r.post(`${INST}/spaces`, async ({ ctx, params, body }) => {
+    const row = presentSpaceInstallation(ctx, await installOnSpace(ctx, params.integrationName, params.installationId, bodyAs<{ space?: unknown }>(body)), params.integrationName);
+    return { status: 201, body: row, headers: { location: row.urls.location } };
+  });
+  r.get(`${INST}/spaces/:spaceId`, async ({ ctx, params }) => ({
+    status: 200,
+    body: presentSpaceInstallation(ctx, await getSpaceInstallation(ctx, params.integrationName, params.installationId, params.spaceId), params.integrationName),
+  }));
+  r.patch(`${INST}/spaces/:spaceId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: presentSpaceInstallation(ctx, await updateSpaceInstallation(ctx, params.integrationName, params.installationId, params.spaceId, bodyAs<ContentInstallationUpdateInput>(body)), params.integrationName),
+  }));
+  r.delete(`${INST}/spaces/:spaceId`, async ({ ctx, params }) => {
+    await uninstallFromSpace(ctx, params.integrationName, params.installationId, params.spaceId);
+    return { status: 204 };
+  });
+  r.get(`${ONE}/spaces`, async ({ ctx, params, query }) => {
+    const page = await listSpaceInstallations(ctx, params.integrationName, optionalParam(query, 'externalId'), pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, (c, row) => presentSpaceInstallation(c, row, params.integrationName)) };
+  });
+  r.get(`${ONE}/sites`, async ({ ctx, params, query }) => {
+    const page = await listSiteInstallations(ctx, params.integrationName, optionalParam(query, 'externalId'), pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, (c, row) => presentSiteInstallation(c, row, params.integrationName)) };
+  });
+  r.get(`${ONE}/events`, async ({ ctx, params, query }) => ({ status: 200, body: await renderList(ctx, await listEvents(ctx, params.integrationName, pageArgs(query), REST_MAX), presentEvent) }));
+  r.get(`${ONE}/events/:eventId`, async ({ ctx, params }) => {
+    const row = await getEvent(ctx, params.integrationName, params.eventId);
+    return { status: 200, body: { event: presentEvent(ctx, row), trace: { logs: row.logs } } };
+  });
+}

@@ -1,0 +1,51 @@
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { JobSender } from '../../context/request-context';
+import type { Db } from '../../db/client';
+import { newId } from '../../lib/ids';
+import { integrationEvents, integrationInstallations } from './table';
+
+/** The queue task that delivers one recorded event (src/modules/installations/deliver.ts). */
+export const DELIVER_TASK = 'integration-deliver';
+
+export interface EventScope {
+  organizationId: string;
+  spaceId?: string;
+  siteId?: string;
+}
+
+/**
+ * Records one event for one installation (the spec `Event` JSON as `payload`, `pending`) and
+ * queues its delivery. The job is sent after the insert: the task finds the row.
+ */
+export async function recordEvent(
+  db: Db,
+  jobs: JobSender,
+  target: { integrationId: string; installationId: string; spaceId?: string; siteId?: string },
+  body: Record<string, unknown> & { type: string },
+): Promise<string> {
+  const id = newId();
+  const payload = { eventId: id, installationId: target.installationId, ...(target.spaceId ? { spaceId: target.spaceId } : {}), ...(target.siteId ? { siteId: target.siteId } : {}), ...body };
+  await db.insert(integrationEvents).values({ id, integrationId: target.integrationId, installationId: target.installationId, spaceId: target.spaceId ?? null, siteId: target.siteId ?? null, type: body.type, payload });
+  await jobs.send(DELIVER_TASK, { eventId: id }).catch(() => undefined);
+  return id;
+}
+
+/**
+ * The fan-out of a space or site event: one event per active installation concerned (those given
+ * the space or site, or all of the organization's). One statement on the organization's index
+ * when nothing is installed there, which is the common case.
+ */
+export async function emitIntegrationEvent(db: Db, jobs: JobSender, scope: EventScope, body: Record<string, unknown> & { type: string }): Promise<number> {
+  const i = integrationInstallations;
+  const given = scope.spaceId
+    ? or(eq(i.spaceSelection, 'all'), sql`exists (select 1 from integration_space_installations s where s.installation_id = ${i.id} and s.space_id = ${scope.spaceId})`)
+    : scope.siteId
+      ? or(eq(i.siteSelection, 'all'), sql`exists (select 1 from integration_site_installations s where s.installation_id = ${i.id} and s.site_id = ${scope.siteId})`)
+      : undefined;
+  const rows = await db
+    .select({ id: i.id, integrationId: i.integrationId })
+    .from(i)
+    .where(and(eq(i.organizationId, scope.organizationId), eq(i.status, 'active'), given));
+  for (const row of rows) await recordEvent(db, jobs, { integrationId: row.integrationId, installationId: row.id, spaceId: scope.spaceId, siteId: scope.siteId }, body);
+  return rows.length;
+}
