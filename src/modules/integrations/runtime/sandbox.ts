@@ -92,7 +92,11 @@ export class ScriptRuntime {
     private readonly limits: SandboxLimits,
   ) {}
 
+  /** Killed by a limit, shut down, or gone on its own (the kernel, a crash): never reused. */
   get dead(): boolean {
+    if (this.death === undefined && this.pid !== undefined && !processExists(this.pid)) {
+      this.death = { failure: 'crashed', message: 'The runtime process exited' };
+    }
     return this.death !== undefined;
   }
 
@@ -265,5 +269,14 @@ export class ScriptRuntime {
       if (!key.startsWith('mf-') && !FRAMING_HEADERS.has(key)) headers[key] = value;
     });
     return { status: res.status, headers, body };
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
