@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import type { RequestContext } from '../../context/request-context';
 import { conditionHolds, type Claims } from '../../domain/conditions';
-import { allPagesOf, contentAt, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
+import { allPagesOf, contentAt, withComputedPages, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
 import { findPublishedSite, publishedSiteForHost, publishedUrl, sectionsInOrder, siteOfShareKey, siteTree, spacesOf, topLevel, type SiteTree } from '../sites/service';
 import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../sites/table';
 import { spaceById } from '../spaces/loaders';
@@ -151,7 +151,7 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   if (!place) return notFound();
   const space = await spaceById(ctx).load(place.variant.spaceId);
   if (!space || space.deletedAt) return notFound(base);
-  const content = await contentAt(ctx, space, space.revisionId);
+  const content = await withComputedPages(ctx, await contentAt(ctx, space, space.revisionId));
 
   if (filesAt >= 0) {
     const found = await fileBytes(ctx, content, req.segments[filesAt + 1] ?? '');
@@ -330,7 +330,7 @@ async function sitemap(ctx: RequestContext, site: SiteRow, tree: SiteTree, base:
       if (variant.condition) continue;
       const space = await spaceById(ctx).load(variant.spaceId);
       if (!space || space.deletedAt) continue;
-      const content = await contentAt(ctx, space, space.revisionId);
+      const content = await withComputedPages(ctx, await contentAt(ctx, space, space.revisionId));
       const prefix = [section && section.id !== defaultSection?.id ? section.path : null, variant.id === defaultId ? null : variant.path].filter(Boolean).join('/');
       for (const page of documents(content)) {
         if (page.data.hidden || page.data.noIndex) continue;
