@@ -71,6 +71,7 @@ export async function createSpec(ctx: RequestContext, organizationId: string, in
   const organization = await readableOrganization(ctx, organizationId);
   await assertMayEdit(ctx, organization);
   const { slug, source } = parseInput(specCreateSchema, input);
+  ctx.jobs.assertRunning(PROCESS_TASK);
   const now = ctx.now();
   const row = await insertSpec(ctx.db, { id: newId(), organizationId: organization.id, slug, ...sourceColumns(source), processingState: 'pending', createdAt: now, updatedAt: now });
   if (!row) throw new ConflictError(`slug: an OpenAPI specification "${slug}" already exists in the organization; PUT .../openapi/${slug} updates it`, ['slug']);
@@ -84,6 +85,7 @@ export async function putSpec(ctx: RequestContext, organizationId: string, slug:
   await assertMayEdit(ctx, organization);
   parseInput(slugSchema, slug, ['slug']);
   const { source } = parseInput(specPutSchema, input);
+  ctx.jobs.assertRunning(PROCESS_TASK);
   const now = ctx.now();
   const existing = await findSpec(ctx.db, organization.id, slug);
   let row: OpenApiSpecRow | null;
