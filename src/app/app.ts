@@ -23,6 +23,7 @@ import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
 import { servePublishedSpec } from '../modules/openapi/rest';
 import { servePublishedHost, servePublishedSite } from '../modules/published/rest';
 import { SAML_PUBLIC_PREFIX, serveSamlEndpoint } from '../modules/saml/rest';
+import { INTEGRATION_ENDPOINT, serveIntegrationEndpoint } from '../modules/installations/rest';
 import type { RequestContext } from '../context/request-context';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset, graphiqlPage, wantsGraphiQL } from './graphiql';
 import { withHttpPolicies } from './http-policies';
@@ -119,6 +120,10 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
         // The reference is public: no token asked.
         const answer = docs(request);
         if (answer) return answer;
+      }
+      if (INTEGRATION_ENDPOINT.test(pathname)) {
+        // Webhooks and OAuth callbacks: no token, the integration decides what to trust.
+        return serveIntegrationEndpoint(createContext(services, null), request).catch(domainErrorResponse);
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
         const makeContext = () => createRequestContext(services, request, client.ip);

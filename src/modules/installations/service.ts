@@ -14,6 +14,7 @@ import { getSpace } from '../spaces/service';
 import { issueToken } from './tokens';
 
 export { deliverTask } from './deliver';
+export { deliverFetch, renderIntegrationUI, type EndpointAnswer } from './inline-events';
 
 /*
  * Installations of integrations on organizations, and the spaces and sites they are given. Each
