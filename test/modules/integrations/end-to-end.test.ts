@@ -135,6 +135,25 @@ describe('an integration written with @gitbook/runtime, published with the offic
   });
 });
 
+describe('gitbook tail', () => {
+  it("prints the integration's latest events with their logs", async () => {
+    const tail = cli.start(['tail'], { cwd: resolve(FIXTURES, NAME) });
+    let out = '';
+    tail.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    tail.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      const deadline = Date.now() + 30_000;
+      // Its first fetch shows the two newest events: the webhook calls of the test above.
+      while (!/\[(success|failed)\]\[[^\]]+\] \{.*"type":"fetch"/.test(out) || !/\[info\] webhook (GET|POST)/.test(out)) {
+        if (Date.now() > deadline || tail.exitCode !== null) throw new Error(`gitbook tail printed:\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      tail.kill('SIGINT');
+    }
+  });
+});
+
 describe('in dev mode', () => {
   let receiver: LocalServer;
   let dir: string;
