@@ -146,7 +146,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       }
       if (pathname.startsWith('/sites/') && (request.method === 'GET' || request.method === 'HEAD')) {
         // Published sites: their readers have no API token; the site's visibility decides.
-        return servePublishedSite(createContext(services, null), request).catch(domainErrorResponse);
+        return servePublishedSite(createContext(services, null), request, client.ip).catch(domainErrorResponse);
       }
       if (pathname.startsWith('/pdf/') && request.method === 'GET') {
         return serveSignedPdf(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
@@ -161,7 +161,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       }
       if ((request.method === 'GET' || request.method === 'HEAD') && new URL(request.url).host !== publicHost) {
         // Another host: a proxy or an organization's own hostname in front of a published site.
-        const page = await servePublishedHost(createContext(services, null), request).catch(domainErrorResponse);
+        const page = await servePublishedHost(createContext(services, null), request, client.ip).catch(domainErrorResponse);
         if (page) return page;
       }
       return errorResponse(404, `No route for ${request.method} ${pathname}`);

@@ -9,6 +9,7 @@ import { spaceById } from '../spaces/loaders';
 import { esc, markdownToHtml } from './html';
 import { renderMessage, renderPage, type Chrome, type NavLink, type SidebarItem } from './layout';
 import { customizationOf, existingPublishingAuth } from './settings';
+import { announceView, type ViewVisitor } from './views';
 
 export interface PublishedRequest {
   organizationId: string;
@@ -24,6 +25,8 @@ export interface PublishedRequest {
   query?: string;
   cookies: Record<string, string>;
   ifNoneMatch?: string;
+  /** Who is reading, for the integrations' view events. */
+  visitor?: ViewVisitor;
 }
 
 export type PublishedAnswer =
@@ -167,6 +170,10 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const entry = place.pagePath ? content.tree.byPath.get(place.pagePath) : pages[0] && content.tree.byId.get(pages[0].data.id);
   if (!entry || entry.page.data.type !== 'document') return notFound(base);
 
+  if (req.visitor) {
+    const view = { organizationId: site.organizationId, siteId: site.id, siteSpaceId: place.variant.id, spaceId: space.id, pageId: entry.page.data.id, url: req.url, visitor: req.visitor };
+    await announceView(ctx, view);
+  }
   const customization = await customizationOf(ctx, site.id);
   const theme = themeOf(req.theme, customization.settings);
   const etag = `"${createHash('sha1')
