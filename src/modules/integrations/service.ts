@@ -1,6 +1,6 @@
 import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
-import { byTimeThenId, keysetPage } from '../../db/keyset';
+import { byTimeThenId, keysetPage, keysetPages } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
@@ -15,6 +15,7 @@ import { devModeSchema, INTEGRATION_NAME, integrationListSchema, publishSchema, 
 import { putBlob } from './files';
 import { encryptSecrets } from './secrets';
 import { organizationById } from '../organizations/loaders';
+import { integrationById } from './loaders';
 import { integrations, type IntegrationManifest, type IntegrationRow } from './table';
 
 /*
@@ -61,10 +62,10 @@ export async function findIntegrationForEndpoint(ctx: RequestContext, name: stri
   return (await byName(ctx, name)) ?? null;
 }
 
-/** An integration by id (GraphQL nodes, event delivery); NOT_FOUND unless visible. */
+/** An integration by id (GraphQL nodes, event delivery); NOT_FOUND unless visible. Batched per request. */
 export async function getIntegrationById(ctx: RequestContext, id: string): Promise<IntegrationRow> {
   requireViewer(ctx);
-  const [row] = await ctx.db.select().from(integrations).where(eq(integrations.id, id));
+  const row = await integrationById(ctx).load(id);
   if (!row) throw new NotFoundError('Integration');
   await ctx.authz.assertVisible('integration:view', row, 'Integration');
   return row;
@@ -190,6 +191,27 @@ export async function listIntegrations(ctx: RequestContext, filter: IntegrationL
     f.target ? eq(integrations.target, f.target) : undefined,
   );
   return keysetPage<IntegrationRow>(ctx.db, { table: integrations, where, keys: byTimeThenId(integrations.createdAt, (r) => r.createdAt, integrations.id), direction: 'desc' }, args, max);
+}
+
+/**
+ * The integrations each of these organizations publishes that the caller may see, newest first, in
+ * one statement for all of them (GraphQL's `Organization.integrations`).
+ */
+export async function listIntegrationsOf(ctx: RequestContext, orgs: readonly OrganizationRow[], args: PageArgs, max: number): Promise<Map<string, Page<IntegrationRow>>> {
+  return keysetPages<IntegrationRow>(
+    ctx.db,
+    {
+      table: integrations,
+      where: listedWhere(ctx),
+      keys: byTimeThenId(integrations.createdAt, (r) => r.createdAt, integrations.id),
+      direction: 'desc',
+      partition: integrations.ownerId,
+      parentIds: orgs.map((o) => o.id),
+      parentOf: (r) => r.ownerId,
+    },
+    args,
+    max,
+  );
 }
 
 /**
