@@ -3,7 +3,7 @@ import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { ContentInstallationUpdateInput, InstallationUpdateInput, InstallInput } from '../integrations/input';
 import { presentEvent, presentInstallation, presentSiteInstallation, presentSpaceInstallation } from './present';
 import {
-  createInstallationToken, deliverFetch, getEvent, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
+  createInstallationToken, deliverFetch, getEvent, getSiteInstallation, installIntegrationOnSite, listInstallationSites, listInstallationSpaces, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
   listSpaceInstallations, uninstallFromSpace, uninstallIntegration, updateInstallation, updateSpaceInstallation,
 } from './service';
 
@@ -32,6 +32,27 @@ export function installationRoutes(r: RestRouter): void {
   r.post(`${INST}/spaces`, async ({ ctx, params, body }) => {
     const row = presentSpaceInstallation(ctx, await installOnSpace(ctx, params.integrationName, params.installationId, bodyAs<{ space?: unknown }>(body)), params.integrationName);
     return { status: 201, body: row, headers: { location: row.urls.location } };
+  });
+  r.get(`${INST}/spaces`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listInstallationSpaces(ctx, params.integrationName, params.installationId, pageArgs(query), REST_MAX), (c, row) => presentSpaceInstallation(c, row, params.integrationName)),
+  }));
+  r.get(`${INST}/sites`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listInstallationSites(ctx, params.integrationName, params.installationId, pageArgs(query), REST_MAX), (c, row) => presentSiteInstallation(c, row, params.integrationName)),
+  }));
+  r.post(`${INST}/sites`, async ({ ctx, params, body }) => ({ status: 201, body: presentSiteInstallation(ctx, await installIntegrationOnSite(ctx, params.integrationName, params.installationId, body), params.integrationName) }));
+  r.get(`${INST}/sites/:siteId`, async ({ ctx, params }) => ({
+    status: 200,
+    body: presentSiteInstallation(ctx, await getSiteInstallation(ctx, params.integrationName, params.installationId, params.siteId), params.integrationName),
+  }));
+  r.patch(`${INST}/sites/:siteId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: presentSiteInstallation(ctx, await updateIntegrationSiteInstallation(ctx, params.integrationName, params.installationId, params.siteId, bodyAs<ContentInstallationUpdateInput>(body)), params.integrationName),
+  }));
+  r.delete(`${INST}/sites/:siteId`, async ({ ctx, params }) => {
+    await uninstallIntegrationFromSite(ctx, params.integrationName, params.installationId, params.siteId);
+    return { status: 204 };
   });
   r.get(`${INST}/spaces/:spaceId`, async ({ ctx, params }) => ({
     status: 200,

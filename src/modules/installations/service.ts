@@ -22,9 +22,37 @@ import { spaceById } from '../spaces/loaders';
 import { getSpace } from '../spaces/service';
 import { spaces, type SpaceRow } from '../spaces/table';
 import { issueToken } from './tokens';
+import { findSiteInstallation, installOnSite, sitesOfInstallation, spacesOfInstallation, uninstallFromSite, updateSiteInstallation } from './site-installations';
 
 export { deliverTask } from './deliver';
 export { deliverFetch, renderIntegrationUI, type EndpointAnswer } from './inline-events';
+
+/** Gives the installation a site of its organization (`POST .../installations/{id}/sites`). */
+export async function installIntegrationOnSite(ctx: RequestContext, name: string, installationId: string, input: unknown): Promise<SiteInstallationRow> {
+  return installOnSite(ctx, await getInstallation(ctx, name, installationId), input);
+}
+
+export async function getSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<SiteInstallationRow> {
+  return findSiteInstallation(ctx, await getInstallation(ctx, name, installationId), siteId);
+}
+
+export async function updateIntegrationSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string, input: ContentInstallationUpdateInput): Promise<SiteInstallationRow> {
+  return updateSiteInstallation(ctx, await getInstallation(ctx, name, installationId), siteId, input);
+}
+
+export async function uninstallIntegrationFromSite(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<void> {
+  await uninstallFromSite(ctx, await getInstallation(ctx, name, installationId), siteId);
+}
+
+/** The sites an installation was given; whoever may see the installation. */
+export async function listInstallationSites(ctx: RequestContext, name: string, installationId: string, args: PageArgs, max: number): Promise<Page<SiteInstallationRow>> {
+  return sitesOfInstallation(ctx, await getInstallation(ctx, name, installationId), args, max);
+}
+
+/** The spaces an installation was given; whoever may see the installation. */
+export async function listInstallationSpaces(ctx: RequestContext, name: string, installationId: string, args: PageArgs, max: number): Promise<Page<SpaceInstallationRow>> {
+  return spacesOfInstallation(ctx, await getInstallation(ctx, name, installationId), args, max);
+}
 
 /*
  * Installations of integrations on organizations, and the spaces and sites they are given. Each

@@ -57,7 +57,7 @@ afterAll(async () => {
 type EventItem = { id: string; status: string; payload: { type: string; spaceId?: string }; trace?: { logs: { message: string }[] } };
 
 /** Polls the integration's events until one matches, with its trace. */
-async function eventWhere(match: (e: EventItem) => boolean, timeoutMs = 30_000): Promise<EventItem> {
+async function eventWhere(match: (e: EventItem) => boolean, timeoutMs = 15_000): Promise<EventItem> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const list = await t.rest('GET', `/v1/integrations/${NAME}/events?limit=50`, { token: acme.admin.token });
@@ -135,6 +135,44 @@ describe('an integration written with @gitbook/runtime, published with the offic
   });
 });
 
+describe('events from sites and spaces', () => {
+  it('tells the integration of a site it was given, its page views, and a change of space visibility', async () => {
+    const sites = `/v1/orgs/${acme.organizationId}/sites`;
+    const site = (await t.rest('POST', sites, { token: acme.admin.token, body: { title: 'Notes site', visibility: 'public', spaces: [spaceId] } })).body;
+    const given = await t.rest('POST', `/v1/integrations/${NAME}/installations/${installationId}/sites`, { token: acme.admin.token, body: { siteId: site.id } });
+    expect(given.status).toBe(201);
+    expect(given.body).toMatchObject({ site: site.id, installation: installationId });
+    expect((await t.rest('POST', `/v1/integrations/${NAME}/installations/${installationId}/sites`, { token: acme.admin.token, body: { siteId: site.id } })).status).toBe(409);
+    const listed = await t.rest('GET', `/v1/integrations/${NAME}/installations/${installationId}/sites`, { token: acme.admin.token });
+    expect(listed.body.items.map((s: { site: string }) => s.site)).toEqual([site.id]);
+    await eventWhere((e) => e.payload.type === 'site_installation_setup');
+
+    const published = await t.rest('POST', `${sites}/${site.id}/publish`, { token: acme.admin.token });
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    const url = (await t.rest('GET', `${sites}/${site.id}`, { token: acme.admin.token })).body.urls.published as string;
+    const page = await fetch(`${url.replace(t.config.publicUrl, server.url)}/first-note`, { headers: { 'user-agent': 'quire-test', referer: 'https://example.com/' } });
+    expect(page.status).toBe(200);
+    const siteView = await eventWhere((e) => e.payload.type === 'site_view');
+    expect(siteView.payload).toMatchObject({ siteId: site.id, referrer: 'https://example.com/', visitor: { userAgent: 'quire-test' } });
+    const spaceView = await eventWhere((e) => e.payload.type === 'space_view');
+    expect(spaceView.payload).toMatchObject({ spaceId, url: expect.stringContaining('/first-note') });
+
+    // A space made in a collection is `in-collection`; moved out of it, it becomes private.
+    const collection = await t.rest('POST', `/v1/orgs/${acme.organizationId}/collections`, { token: acme.admin.token, body: { title: 'Shelf' } });
+    const shelved = (await t.rest('POST', `/v1/orgs/${acme.organizationId}/spaces`, { token: acme.admin.token, body: { title: 'Shelved', parent: collection.body.id } })).body;
+    expect(shelved.visibility).toBe('in-collection');
+    expect((await t.rest('POST', `/v1/integrations/${NAME}/installations/${installationId}/spaces`, { token: acme.admin.token, body: { space: shelved.id } })).status).toBe(201);
+    const moved = await t.rest('POST', `/v1/spaces/${shelved.id}/move`, { token: acme.admin.token, body: { parent: null } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const visibility = await eventWhere((e) => e.payload.type === 'space_visibility_updated');
+    expect(visibility.payload).toMatchObject({ spaceId: shelved.id, previousVisibility: 'in-collection', visibility: 'private' });
+
+    expect((await t.rest('DELETE', `/v1/integrations/${NAME}/installations/${installationId}/sites/${site.id}`, { token: acme.admin.token })).status).toBe(204);
+    expect((await t.rest('GET', `/v1/integrations/${NAME}/installations/${installationId}/sites/${site.id}`, { token: acme.admin.token })).status).toBe(404);
+    await eventWhere((e) => e.payload.type === 'site_installation_deleted');
+  });
+});
+
 describe('gitbook tail', () => {
   it("prints the integration's latest events with their logs", async () => {
     const tail = cli.start(['tail'], { cwd: resolve(FIXTURES, NAME) });
@@ -143,8 +181,8 @@ describe('gitbook tail', () => {
     tail.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     try {
       const deadline = Date.now() + 30_000;
-      // Its first fetch shows the two newest events: the webhook calls of the test above.
-      while (!/\[(success|failed)\]\[[^\]]+\] \{.*"type":"fetch"/.test(out) || !/\[info\] webhook (GET|POST)/.test(out)) {
+      // Its first fetch shows the two newest events, each with its trace.
+      while (!/\[(success|failed)\]\[\d{4}-[^\]]+\] \{"/.test(out) || !/\[(info|error)\] \[integrations\]/.test(out)) {
         if (Date.now() > deadline || tail.exitCode !== null) throw new Error(`gitbook tail printed:\n${out}`);
         await new Promise((r) => setTimeout(r, 50));
       }
