@@ -42,6 +42,8 @@ const grantPolicies: { [A in Action]: GrantPolicy<A> } = {
   'collection:create': never,
   'collection:admin': never,
   'space:view': (g, space) => onSpace(g, space) && has(g, ...SPACE_READ),
+  // The metadata scopes show the space itself, not its pages.
+  'space:readContent': (g, space) => onSpace(g, space) && has(g, 'space:content:read', 'space:content:write'),
   'space:comment': never,
   // Writing content: `space:content:write`, and only where a member with `edit` could (not locked).
   'space:edit': (g, space) => onSpace(g, space) && has(g, 'space:content:write') && spaceAllows('space:edit', 'edit', space),

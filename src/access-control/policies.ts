@@ -26,6 +26,7 @@ type SpaceAction = Extract<Action, `space:${string}`>;
 /** What each space action needs: a role on the space, and for changes, a space that is not locked. */
 export const SPACE_RULES: Record<SpaceAction, { role: Role; unlocked?: true }> = {
   'space:view': { role: 'read' },
+  'space:readContent': { role: 'read' },
   'space:comment': { role: 'comment' },
   'space:edit': { role: 'edit', unlocked: true },
   'space:review': { role: 'review' },
@@ -81,6 +82,7 @@ export const policies: { [A in Action]: Policy<A> } = {
   'collection:admin': collectionAtLeast('admin'),
 
   'space:view': spacePolicy('space:view'),
+  'space:readContent': spacePolicy('space:readContent'),
   'space:comment': spacePolicy('space:comment'),
   'space:edit': spacePolicy('space:edit'),
   'space:review': spacePolicy('space:review'),

@@ -44,6 +44,8 @@ export interface ActionResources {
   'collection:admin': CollectionRow;
   /** Read the space and its content: any role on it. */
   'space:view': SpaceRow;
+  /** Read its pages, files and revisions: any role on it; an installation needs a content scope, not only metadata. */
+  'space:readContent': SpaceRow;
   /** Take part in discussions: `comment` or more. */
   'space:comment': SpaceRow;
   /** Change the content through change requests: `edit` or more, while the space is not locked. */

@@ -148,6 +148,7 @@ export async function updateChangeRequest(ctx: RequestContext, spaceId: string, 
 /** The content of the change request: its current revision. */
 export async function changeRequestContent(ctx: RequestContext, spaceId: string, reference: string, query: RevisionReadInput = {}): Promise<SpaceContent & { changeRequest: ChangeRequestRow }> {
   const { space, row } = await getChangeRequest(ctx, spaceId, reference);
+  await ctx.authz.assert('space:readContent', space, 'This token may see the space but not read its content: that takes the space:content:read scope');
   const { computed } = parseInput(revisionReadSchema, query);
   const content = await contentAt(ctx, space, row.revisionId);
   return { ...(computed === 'false' ? content : await withComputedPages(ctx, content)), changeRequest: row };

@@ -69,10 +69,19 @@ export interface SpaceContent {
  * they stay as their source says, with no pages under them.
  */
 export async function getContent(ctx: RequestContext, spaceId: string, query: RevisionReadInput = {}): Promise<SpaceContent> {
-  const space = await getSpace(ctx, spaceId);
+  const space = await contentReadableSpace(ctx, spaceId);
   const { computed } = parseInput(revisionReadSchema, query);
   const content = { space, tree: await currentTree(ctx, space) };
   return computed === 'false' ? content : withComputedPages(ctx, content);
+}
+
+const CONTENT_SCOPE_MESSAGE = 'This token may see the space but not read its content: that takes the space:content:read scope';
+
+/** A space whose content the viewer may read: seeing the space is not always enough (an installation with metadata scopes only). */
+async function contentReadableSpace(ctx: RequestContext, spaceId: string): Promise<SpaceRow> {
+  const space = await getSpace(ctx, spaceId);
+  await ctx.authz.assert('space:readContent', space, CONTENT_SCOPE_MESSAGE);
+  return space;
 }
 
 /**
@@ -97,7 +106,7 @@ export async function getRevisionContent(ctx: RequestContext, revisionId: string
   requireViewer(ctx);
   const revision = await readRevision(ctx.db, revisionId);
   if (!revision) throw new NotFoundError('Revision');
-  const space = await getSpace(ctx, revision.spaceId).catch((error: unknown) => {
+  const space = await contentReadableSpace(ctx, revision.spaceId).catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError('Revision') : error;
   });
   return withComputedPages(ctx, { space, tree: await loadRevisionTree(ctx.db, revision) });
@@ -630,7 +639,7 @@ export async function changesBetween(ctx: RequestContext, space: SpaceRow, from:
 
 /** Pages of a space's current content matching a query, best first, with their matching sections. */
 export async function searchSpace(ctx: RequestContext, spaceId: string, input: SearchInput, args: PageArgs, max: number): Promise<Page<PageHit>> {
-  const space = await getSpace(ctx, spaceId);
+  const space = await contentReadableSpace(ctx, spaceId);
   const { query } = parseInput(searchSchema, input);
   return searchSpacePages(ctx, space.id, query, args, max);
 }

@@ -86,7 +86,9 @@ const org = () => `/v1/orgs/${acme.organizationId}`;
 
 const ROWS: Row[] = [
   { op: 'read a given space', expect: READERS, rest: () => ({ method: 'GET', path: `/v1/spaces/${spaces.guide}` }), gql: node('Space', () => spaces.guide) },
-  { op: 'read the content of a given space', expect: READERS, rest: () => ({ method: 'GET', path: `/v1/spaces/${spaces.guide}/content` }) },
+  // The metadata scope shows the space, not its pages.
+  { op: 'read the content of a given space', expect: ['ok', 'ok', 'forbidden', 'ok', 'not_found', 'not_found', 'not_found'], rest: () => ({ method: 'GET', path: `/v1/spaces/${spaces.guide}/content` }) },
+  { op: 'search a given space', expect: ['ok', 'ok', 'forbidden', 'ok', 'not_found', 'not_found', 'not_found'], rest: () => ({ method: 'GET', path: `/v1/spaces/${spaces.guide}/search?query=guide` }) },
   {
     op: 'read a space not given',
     expect: ['not_found', 'not_found', 'not_found', 'ok', 'not_found', 'not_found', 'not_found'],
