@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { ensureBenchContent } from './content-data';
 import { ADMIN_TOKEN, benchDatabaseUrl, ensureBenchData, READER_TOKEN } from './data';
 import { measureOperations } from './operations';
+import { measureIntegrationEvents } from './integration-events';
 import { ensureBenchTranslations } from './translations-data';
 import { ensureBenchComments } from './comments-data';
 import { ensureBenchNested } from './nested-data';
@@ -173,4 +174,9 @@ for (const child of [quire, raw]) child.process.send({ type: 'stop' });
 if (!ONLY || ONLY.includes('operations')) {
   console.log('\nWrites and published pages, in process, one at a time (test/bench/operations.ts):');
   console.table(await measureOperations());
+}
+
+if (!ONLY || ONLY.includes('integration events')) {
+  console.log('\nIntegration events through the server, job queue and workerd, one at a time (test/bench/integration-events.ts):');
+  console.table(await measureIntegrationEvents());
 }
