@@ -26,6 +26,8 @@ export interface SweepLog {
   /** GraphQL node types whose fields were read, with the number of fields. */
   nodeFields: Map<string, number>;
   probes: number;
+  /** Requests answered with an internal error (HTTP 5xx, GraphQL INTERNAL_SERVER_ERROR). */
+  internalErrors: string[];
 }
 
 const OPENAPI = JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1.0.0' }, paths: { '/pets': { get: { summary: 'List pets', responses: { 200: { description: 'ok' } } } } } });
@@ -172,6 +174,7 @@ export async function sweepGets(t: TestApp, ids: Record<string, string>, callers
       const res = await t.app.fetch(new Request(`${TEST_ORIGIN}${path}`, { headers: { authorization: `Bearer ${caller.token}` } }));
       await res.arrayBuffer();
       if (index === 0) log.gets.set(`GET ${route.path}`, res.status);
+      if (res.status >= 500) log.internalErrors.push(`GET ${path}`);
     }
   }
 }
@@ -203,6 +206,7 @@ export async function sweepGraph(t: TestApp, organizationId: string, token: stri
   const ask = async (query: string, variables: Json) => {
     const res = await t.graphql(query, variables, token);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if (res.body.errors?.some((e: Json) => e.extensions?.code === 'INTERNAL_SERVER_ERROR')) log.internalErrors.push(query);
     collect(res.body.data);
   };
   enqueue('Organization', gid('Organization', organizationId));
@@ -287,13 +291,15 @@ export async function sweepWrites(t: TestApp, ids: Record<string, string>, nodes
   for (const deletes of [false, true]) {
     for (const mutation of mutations.filter((m) => isDelete(m.name) === deletes)) {
       const input = probeInput(mutation.input!, nodes);
-      await t.graphql(`mutation ($input: ${mutation.inputTypeName}) { ${mutation.name}(input: $input) { __typename } }`, { input }, token);
+      const res = await t.graphql(`mutation ($input: ${mutation.inputTypeName}) { ${mutation.name}(input: $input) { __typename } }`, { input }, token);
+      if (res.status >= 500 || res.body.errors?.some((e: Json) => e.extensions?.code === 'INTERNAL_SERVER_ERROR')) log.internalErrors.push(mutation.name);
       log.probes++;
     }
     for (const route of routes.filter((r) => isDelete(r.method) === deletes)) {
       const body = route.method === 'DELETE' ? undefined : JSON.stringify({ title: 'Probe' });
       const res = await t.app.fetch(new Request(`${TEST_ORIGIN}${fill(route.path, ids)}`, { method: route.method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body }));
       await res.arrayBuffer();
+      if (res.status >= 500) log.internalErrors.push(`${route.method} ${route.path}`);
       log.probes++;
     }
   }
