@@ -39,7 +39,7 @@ const L = {
 };
 
 /** Modules from the bottom up: a module's services may use those of the modules before it. */
-const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'collections', 'spaces', 'integrations', 'content', 'change-requests', 'comments', 'sites', 'published', 'saml', 'translations', 'openapi', 'installations'];
+const MODULE_ORDER = ['users', 'organizations', 'permissions', 'members', 'teams', 'invites', 'placement', 'revisions', 'integrations', 'collections', 'spaces', 'openapi', 'content', 'change-requests', 'comments', 'sites', 'published', 'saml', 'translations', 'installations'];
 
 const npm = { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'core'] };
 const any = (...layers) => ({ path: layers.map((l) => L[l]) });

@@ -23,6 +23,7 @@ import { serveSignedFile, serveSignedPdf } from '../modules/content/rest';
 import { servePublishedSpec } from '../modules/openapi/rest';
 import { servePublishedHost, servePublishedSite } from '../modules/published/rest';
 import { SAML_PUBLIC_PREFIX, serveSamlEndpoint } from '../modules/saml/rest';
+import { INTEGRATION_ENDPOINT, serveIntegrationEndpoint } from '../modules/installations/rest';
 import type { RequestContext } from '../context/request-context';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset, graphiqlPage, wantsGraphiQL } from './graphiql';
 import { withHttpPolicies } from './http-policies';
@@ -120,6 +121,10 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
         const answer = docs(request);
         if (answer) return answer;
       }
+      if (INTEGRATION_ENDPOINT.test(pathname)) {
+        // Webhooks and OAuth callbacks: no token, the integration decides what to trust.
+        return serveIntegrationEndpoint(createContext(services, null), request).catch(domainErrorResponse);
+      }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
         const makeContext = () => createRequestContext(services, request, client.ip);
         if (!reads) return router.handle(request, makeContext);
@@ -141,7 +146,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       }
       if (pathname.startsWith('/sites/') && (request.method === 'GET' || request.method === 'HEAD')) {
         // Published sites: their readers have no API token; the site's visibility decides.
-        return servePublishedSite(createContext(services, null), request).catch(domainErrorResponse);
+        return servePublishedSite(createContext(services, null), request, client.ip).catch(domainErrorResponse);
       }
       if (pathname.startsWith('/pdf/') && request.method === 'GET') {
         return serveSignedPdf(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
@@ -156,7 +161,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       }
       if ((request.method === 'GET' || request.method === 'HEAD') && new URL(request.url).host !== publicHost) {
         // Another host: a proxy or an organization's own hostname in front of a published site.
-        const page = await servePublishedHost(createContext(services, null), request).catch(domainErrorResponse);
+        const page = await servePublishedHost(createContext(services, null), request, client.ip).catch(domainErrorResponse);
         if (page) return page;
       }
       return errorResponse(404, `No route for ${request.method} ${pathname}`);

@@ -24,8 +24,12 @@ export interface AppServices {
   notifications?: Notifications;
 }
 
+const notRunning = (name: string) => new ServiceUnavailableError(`The job queue is not running on this server, so "${name}" cannot be queued`);
 const NO_JOB_QUEUE: JobSender = {
-  send: (name) => Promise.reject(new ServiceUnavailableError(`The job queue is not running on this server, so "${name}" cannot be queued`)),
+  send: (name) => Promise.reject(notRunning(name)),
+  assertRunning: (name) => {
+    throw notRunning(name);
+  },
 };
 
 export function createContext(services: AppServices, viewer: Viewer | null): RequestContext {

@@ -60,6 +60,8 @@ export interface SendJobOptions {
 export interface JobSender {
   /** Queues one run of the task `name` for any instance's worker; answers the job's id. */
   send(name: string, data: object, options?: SendJobOptions): Promise<string>;
+  /** Throws what `send` would when the task cannot be queued here: check before writing what the job is for. */
+  assertRunning(name: string): void;
 }
 
 /**

@@ -10,7 +10,8 @@ export type DomainErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'RATE_LIMITED'
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  | 'UPSTREAM_FAILED';
 
 export class DomainError extends Error {
   constructor(
@@ -79,6 +80,13 @@ export class RateLimitedError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   constructor(message: string) {
     super('UNAVAILABLE', message);
+  }
+}
+
+/** Something outside Quire that the action relies on (an integration's code, its tunnel) failed (502): the message says what. */
+export class UpstreamError extends DomainError {
+  constructor(message: string) {
+    super('UPSTREAM_FAILED', message);
   }
 }
 

@@ -15,5 +15,7 @@ import '../modules/sites/graphql';
 import '../modules/saml/graphql';
 import '../modules/translations/graphql';
 import '../modules/openapi/graphql';
+import '../modules/integrations/graphql';
+import '../modules/installations/graphql';
 
 export const schema = builder.toSchema({ sortSchema: true });

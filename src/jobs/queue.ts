@@ -153,6 +153,10 @@ export class JobQueue implements JobSender {
     return id;
   }
 
+  assertRunning(name: string): void {
+    if (!this.workers.has(name) || !this.tasks.has(name)) throw new Error(`No task named ${name}`);
+  }
+
   /**
    * Waits until the job `id` of queue `name` has finished, retries included, and answers its
    * state and output. For tests and the CLI; services never wait for a job.

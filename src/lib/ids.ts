@@ -21,3 +21,11 @@ export function newToken(): string {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+/** A 20-character id derived from its parts: the same parts always give the same id. */
+export function derivedId(...parts: string[]): string {
+  const digest = createHash('sha256').update(parts.join('\u0000')).digest();
+  let out = '';
+  for (let i = 0; out.length < 20; i++) out += ALPHABET[digest[i % digest.length]! % 62];
+  return out;
+}

@@ -12,6 +12,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   PRECONDITION_FAILED: 412,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
+  UPSTREAM_FAILED: 502,
 };
 
 /** The platform's error body: `{ "error": { "code": <status>, "message": "..." } }`. */

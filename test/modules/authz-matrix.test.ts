@@ -2,16 +2,20 @@
  * Authorization matrix of the organizations / members / teams / invites / users REST routes,
  * generated from ROWS: one row per operation (plus a few variants: own membership, missing
  * targets), one expected status per actor. Destructive rows build their own targets per cell.
+ * Besides members and an outsider, the integration callers: the token of an installation on the
+ * victim (it sees the organization and nothing of its people) and the integration's own token
+ * (it sees nothing of the victim). Neither acts as a member, even through an invite link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role, TeamRole } from '../../src/domain/roles';
 import { bootstrapOrganization, upsertMember } from '../../src/modules/members/service';
+import { issueToken } from '../../src/modules/installations/tokens';
 import { createApiToken, ensureUser } from '../../src/modules/users/service';
 import { startTestApp, type RestResponse, type TestApp } from '../support/clients';
 import { buildMember, buildOrganization, buildTeam, type Actor, type OrgFixture } from '../support/factories';
 
-type Who = 'admin' | 'read' | 'guest' | 'outsider' | 'anonymous';
-const WHO: Who[] = ['admin', 'read', 'guest', 'outsider', 'anonymous'];
+type Who = 'admin' | 'read' | 'guest' | 'outsider' | 'installation' | 'integration' | 'anonymous';
+const WHO: Who[] = ['admin', 'read', 'guest', 'outsider', 'installation', 'integration', 'anonymous'];
 const ROLE_OF: Record<'admin' | 'read' | 'guest', Role | null> = { admin: 'admin', read: 'read', guest: null };
 
 /** What one cell sends; `token` overrides the actor's own (fresh actors), `after` checks the effect. */
@@ -23,8 +27,8 @@ interface Call {
 }
 interface Row {
   op: string;
-  /** Expected status for admin, read, guest, outsider; anonymous is always 401. */
-  expect: [number, number, number, number];
+  /** Expected status for admin, read, guest, outsider, installation, integration; anonymous is always 401. */
+  expect: [number, number, number, number, number, number];
   setup: (who: Who) => Promise<Call> | Call;
 }
 
@@ -39,6 +43,8 @@ let read: Actor;
 let guest: Actor;
 let target: Actor; // a member with role comment that reads look at and nobody changes
 let outsider: OrgFixture; // another organization, whose admin is the outsider
+/** The tokens of an integration the outsider's organization publishes, installed on the victim (no space given). */
+let integration: { installation: Actor; integration: Actor };
 let team: string; // a team of the victim holding `target`
 let guestTeam: string; // a team holding the guest, who may see it although guests cannot list teams
 let invite: string;
@@ -47,7 +53,7 @@ let seq = 0;
 
 const base = () => `/v1/orgs/${org}`;
 const actor = (who: Who): Actor | null =>
-  ({ admin, read, guest, outsider: outsider.admin, anonymous: null })[who];
+  ({ admin, read, guest, outsider: outsider.admin, installation: integration.installation, integration: integration.integration, anonymous: null })[who];
 const self = (who: Who) => actor(who)?.userId ?? admin.userId;
 
 async function victimUser(role?: Role | null): Promise<Actor> {
@@ -76,15 +82,15 @@ const adminGet = (path: string) => t.rest('GET', path, { token: admin.token });
 
 const ROWS: Row[] = [
   // users
-  { op: 'GET /v1/user', expect: [200, 200, 200, 200], setup: () => ({ path: '/v1/user' }) },
-  { op: 'GET /v1/users/{victimUser}', expect: [200, 200, 200, 200], setup: () => ({ path: `/v1/users/${target.userId}` }) },
+  { op: 'GET /v1/user', expect: [200, 200, 200, 200, 200, 200], setup: () => ({ path: '/v1/user' }) },
+  { op: 'GET /v1/users/{victimUser}', expect: [200, 200, 200, 200, 200, 200], setup: () => ({ path: `/v1/users/${target.userId}` }) },
   // organizations
-  { op: 'GET /v1/orgs', expect: [200, 200, 200, 200], setup: () => ({ path: '/v1/orgs' }) },
-  { op: 'GET /v1/email-domains/{domain}/orgs', expect: [200, 200, 200, 200], setup: () => ({ path: '/v1/email-domains/victim-corp.test/orgs' }) },
-  { op: 'GET /v1/orgs/{org}', expect: [200, 200, 200, 404], setup: () => ({ path: base() }) },
+  { op: 'GET /v1/orgs', expect: [200, 200, 200, 200, 200, 200], setup: () => ({ path: '/v1/orgs' }) },
+  { op: 'GET /v1/email-domains/{domain}/orgs', expect: [200, 200, 200, 200, 200, 200], setup: () => ({ path: '/v1/email-domains/victim-corp.test/orgs' }) },
+  { op: 'GET /v1/orgs/{org}', expect: [200, 200, 200, 404, 200, 404], setup: () => ({ path: base() }) },
   {
     op: 'PATCH /v1/orgs/{org}',
-    expect: [200, 403, 403, 404],
+    expect: [200, 403, 403, 404, 403, 404],
     setup: (who) => {
       const title = `Zebulon Victim ${who} ${++seq}`;
       return {
@@ -94,14 +100,14 @@ const ROWS: Row[] = [
       };
     },
   },
-  { op: 'GET /v1/orgs/{org}/search', expect: [200, 200, 200, 404], setup: () => ({ path: `${base()}/search?query=hello` }) },
+  { op: 'GET /v1/orgs/{org}/search', expect: [200, 200, 200, 404, 200, 404], setup: () => ({ path: `${base()}/search?query=hello` }) },
   // members
-  { op: 'GET /v1/orgs/{org}/members', expect: [200, 200, 403, 404], setup: () => ({ path: `${base()}/members` }) },
-  { op: 'GET /v1/orgs/{org}/members/{other}', expect: [200, 200, 403, 404], setup: () => ({ path: `${base()}/members/${target.userId}` }) },
-  { op: 'GET /v1/orgs/{org}/members/{self}', expect: [200, 200, 200, 404], setup: (who) => ({ path: `${base()}/members/${self(who)}` }) },
+  { op: 'GET /v1/orgs/{org}/members', expect: [200, 200, 403, 404, 403, 404], setup: () => ({ path: `${base()}/members` }) },
+  { op: 'GET /v1/orgs/{org}/members/{other}', expect: [200, 200, 403, 404, 403, 404], setup: () => ({ path: `${base()}/members/${target.userId}` }) },
+  { op: 'GET /v1/orgs/{org}/members/{self}', expect: [200, 200, 200, 404, 404, 404], setup: (who) => ({ path: `${base()}/members/${self(who)}` }) },
   {
     op: 'PATCH /v1/orgs/{org}/members/{other}',
-    expect: [200, 403, 403, 404],
+    expect: [200, 403, 403, 404, 403, 404],
     setup: async () => {
       const m = await victimUser('comment');
       return {
@@ -113,7 +119,7 @@ const ROWS: Row[] = [
   },
   {
     op: 'DELETE /v1/orgs/{org}/members/{other}',
-    expect: [204, 403, 403, 404],
+    expect: [204, 403, 403, 404, 403, 404],
     setup: async () => {
       const m = await victimUser('comment');
       const path = `${base()}/members/${m.userId}`;
@@ -122,46 +128,46 @@ const ROWS: Row[] = [
   },
   {
     op: 'DELETE /v1/orgs/{org}/members/{self}',
-    expect: [204, 204, 204, 404],
+    expect: [204, 204, 204, 404, 403, 404],
     setup: async (who) => {
-      if (who === 'outsider' || who === 'anonymous') return { path: `${base()}/members/${self(who)}` };
-      const me = await victimUser(ROLE_OF[who]); // a fresh member of that role leaves
+      if (!(who in ROLE_OF)) return { path: `${base()}/members/${self(who)}` };
+      const me = await victimUser(ROLE_OF[who as keyof typeof ROLE_OF]); // a fresh member of that role leaves
       const path = `${base()}/members/${me.userId}`;
       return { path, token: me.token, after: async (applied) => expect((await adminGet(path)).status).toBe(applied ? 404 : 200) };
     },
   },
-  { op: 'DELETE /v1/orgs/{org}/members/{missing}', expect: [204, 403, 403, 404], setup: () => ({ path: `${base()}/members/${MISSING}` }) },
+  { op: 'DELETE /v1/orgs/{org}/members/{missing}', expect: [204, 403, 403, 404, 403, 404], setup: () => ({ path: `${base()}/members/${MISSING}` }) },
   {
     op: 'POST /v1/orgs/{org}/members/{other}/sso',
-    expect: [200, 403, 403, 404],
+    expect: [200, 403, 403, 404, 403, 404],
     setup: async () => {
       const m = await victimUser('comment');
       const path = `${base()}/members/${m.userId}`;
       return { path: `${path}/sso`, after: async (applied) => expect((await adminGet(path)).body.sso).toBe(applied) };
     },
   },
-  { op: 'GET /v1/orgs/{org}/members/{other}/spaces', expect: [200, 200, 403, 404], setup: () => ({ path: `${base()}/members/${target.userId}/spaces` }) },
-  { op: 'GET /v1/orgs/{org}/members/{self}/spaces', expect: [200, 200, 200, 404], setup: (who) => ({ path: `${base()}/members/${self(who)}/spaces` }) },
-  { op: 'GET /v1/orgs/{org}/members/{other}/teams', expect: [200, 200, 403, 404], setup: () => ({ path: `${base()}/members/${target.userId}/teams` }) },
-  { op: 'GET /v1/orgs/{org}/members/{self}/teams', expect: [200, 200, 200, 404], setup: (who) => ({ path: `${base()}/members/${self(who)}/teams` }) },
-  { op: 'POST /v1/orgs/{org}/ping', expect: [200, 200, 200, 404], setup: () => ({ path: `${base()}/ping` }) },
+  { op: 'GET /v1/orgs/{org}/members/{other}/spaces', expect: [200, 200, 403, 404, 403, 404], setup: () => ({ path: `${base()}/members/${target.userId}/spaces` }) },
+  { op: 'GET /v1/orgs/{org}/members/{self}/spaces', expect: [200, 200, 200, 404, 404, 404], setup: (who) => ({ path: `${base()}/members/${self(who)}/spaces` }) },
+  { op: 'GET /v1/orgs/{org}/members/{other}/teams', expect: [200, 200, 403, 404, 403, 404], setup: () => ({ path: `${base()}/members/${target.userId}/teams` }) },
+  { op: 'GET /v1/orgs/{org}/members/{self}/teams', expect: [200, 200, 200, 404, 404, 404], setup: (who) => ({ path: `${base()}/members/${self(who)}/teams` }) },
+  { op: 'POST /v1/orgs/{org}/ping', expect: [200, 200, 200, 404, 404, 404], setup: () => ({ path: `${base()}/ping` }) },
   {
     op: 'POST /v1/orgs/{org}/invites',
-    expect: [200, 403, 403, 404],
+    expect: [200, 403, 403, 404, 403, 404],
     setup: () => ({ path: `${base()}/invites`, body: { emails: [`zeb.invited${++seq}@victim-corp.test`], role: 'read' } }),
   },
   // teams
-  { op: 'GET /v1/orgs/{org}/teams', expect: [200, 200, 403, 404], setup: () => ({ path: `${base()}/teams` }) },
+  { op: 'GET /v1/orgs/{org}/teams', expect: [200, 200, 403, 404, 403, 404], setup: () => ({ path: `${base()}/teams` }) },
   {
     op: 'PUT /v1/orgs/{org}/teams',
-    expect: [201, 403, 403, 404],
+    expect: [201, 403, 403, 404, 403, 404],
     setup: () => ({ path: `${base()}/teams`, body: { title: `Victimteam created ${++seq}`, members: [target.userId] } }),
   },
-  { op: 'GET /v1/orgs/{org}/teams/{team}', expect: [200, 200, 403, 404], setup: () => ({ path: `${base()}/teams/${team}` }) },
-  { op: "GET /v1/orgs/{org}/teams/{guest's team}", expect: [200, 200, 200, 404], setup: () => ({ path: `${base()}/teams/${guestTeam}` }) },
+  { op: 'GET /v1/orgs/{org}/teams/{team}', expect: [200, 200, 403, 404, 403, 404], setup: () => ({ path: `${base()}/teams/${team}` }) },
+  { op: "GET /v1/orgs/{org}/teams/{guest's team}", expect: [200, 200, 200, 404, 403, 404], setup: () => ({ path: `${base()}/teams/${guestTeam}` }) },
   {
     op: 'PATCH /v1/orgs/{org}/teams/{team}',
-    expect: [200, 403, 403, 404],
+    expect: [200, 403, 403, 404, 403, 404],
     setup: async () => {
       const path = `${base()}/teams/${await victimTeam()}`;
       const title = `Victimteam renamed ${++seq}`;
@@ -170,39 +176,39 @@ const ROWS: Row[] = [
   },
   {
     op: 'DELETE /v1/orgs/{org}/teams/{team}',
-    expect: [204, 403, 403, 404],
+    expect: [204, 403, 403, 404, 403, 404],
     setup: async () => {
       const path = `${base()}/teams/${await victimTeam()}`;
       return { path, after: async (applied) => expect((await adminGet(path)).status).toBe(applied ? 404 : 200) };
     },
   },
   // A team that is not there is NOT_FOUND, as in GraphQL's teamDelete, which has no organization to answer for.
-  { op: 'DELETE /v1/orgs/{org}/teams/{missing}', expect: [404, 404, 404, 404], setup: () => ({ path: `${base()}/teams/${MISSING}` }) },
+  { op: 'DELETE /v1/orgs/{org}/teams/{missing}', expect: [404, 404, 404, 404, 404, 404], setup: () => ({ path: `${base()}/teams/${MISSING}` }) },
   {
     // Team owners manage their team whatever their organization role: a fresh member of the actor's role owns it.
     op: 'DELETE /v1/orgs/{org}/teams/{team} (caller owns it)',
-    expect: [204, 204, 204, 404],
+    expect: [204, 204, 204, 404, 403, 404],
     setup: async (who) => {
-      if (who === 'outsider' || who === 'anonymous') return { path: `${base()}/teams/${await victimTeam()}` };
-      const owner = await victimUser(ROLE_OF[who]);
+      if (!(who in ROLE_OF)) return { path: `${base()}/teams/${await victimTeam()}` };
+      const owner = await victimUser(ROLE_OF[who as keyof typeof ROLE_OF]);
       const path = `${base()}/teams/${await victimTeam([{ userId: owner.userId, role: 'owner' }])}`;
       return { path, token: owner.token, after: async (applied) => expect((await adminGet(path)).status).toBe(applied ? 404 : 200) };
     },
   },
   {
     op: 'DELETE /v1/orgs/{org}/teams/{missing} (caller owns a team)',
-    expect: [404, 404, 404, 404],
+    expect: [404, 404, 404, 404, 404, 404],
     setup: async (who) => {
-      if (who === 'outsider' || who === 'anonymous') return { path: `${base()}/teams/${MISSING}` };
-      const owner = await victimUser(ROLE_OF[who]);
+      if (!(who in ROLE_OF)) return { path: `${base()}/teams/${MISSING}` };
+      const owner = await victimUser(ROLE_OF[who as keyof typeof ROLE_OF]);
       await victimTeam([{ userId: owner.userId, role: 'owner' }]);
       return { path: `${base()}/teams/${MISSING}`, token: owner.token };
     },
   },
-  { op: 'GET /v1/orgs/{org}/teams/{team}/members', expect: [200, 200, 403, 404], setup: () => ({ path: `${base()}/teams/${team}/members` }) },
+  { op: 'GET /v1/orgs/{org}/teams/{team}/members', expect: [200, 200, 403, 404, 403, 404], setup: () => ({ path: `${base()}/teams/${team}/members` }) },
   {
     op: 'PUT /v1/orgs/{org}/teams/{team}/members',
-    expect: [204, 403, 403, 404],
+    expect: [204, 403, 403, 404, 403, 404],
     setup: async () => {
       const path = `${base()}/teams/${await victimTeam([])}`;
       return { path: `${path}/members`, body: { add: [target.userId] }, after: async (applied) => expect((await adminGet(path)).body.members).toBe(applied ? 1 : 0) };
@@ -210,7 +216,7 @@ const ROWS: Row[] = [
   },
   {
     op: 'PUT /v1/orgs/{org}/teams/{team}/members/{user}',
-    expect: [204, 403, 403, 404],
+    expect: [204, 403, 403, 404, 403, 404],
     setup: async () => {
       const path = `${base()}/teams/${await victimTeam([])}`;
       return { path: `${path}/members/${target.userId}`, body: { role: 'owner' }, after: async (applied) => expect((await adminGet(path)).body.members).toBe(applied ? 1 : 0) };
@@ -218,20 +224,20 @@ const ROWS: Row[] = [
   },
   {
     op: 'DELETE /v1/orgs/{org}/teams/{team}/members/{user}',
-    expect: [204, 403, 403, 404],
+    expect: [204, 403, 403, 404, 403, 404],
     setup: async () => {
       const path = `${base()}/teams/${await victimTeam()}`;
       return { path: `${path}/members/${target.userId}`, after: async (applied) => expect((await adminGet(path)).body.members).toBe(applied ? 0 : 1) };
     },
   },
-  { op: 'DELETE /v1/orgs/{org}/teams/{team}/members/{missing}', expect: [204, 403, 403, 404], setup: () => ({ path: `${base()}/teams/${team}/members/${MISSING}` }) },
+  { op: 'DELETE /v1/orgs/{org}/teams/{team}/members/{missing}', expect: [204, 403, 403, 404, 403, 404], setup: () => ({ path: `${base()}/teams/${team}/members/${MISSING}` }) },
   // invite links
-  { op: 'GET /v1/orgs/{org}/link-invites', expect: [200, 403, 403, 404], setup: () => ({ path: `${base()}/link-invites` }) },
-  { op: 'POST /v1/orgs/{org}/link-invites', expect: [201, 403, 403, 404], setup: () => ({ path: `${base()}/link-invites`, body: { role: 'comment' } }) },
-  { op: 'GET /v1/orgs/{org}/link-invites/{invite}', expect: [200, 403, 403, 404], setup: () => ({ path: `${base()}/link-invites/${invite}` }) },
+  { op: 'GET /v1/orgs/{org}/link-invites', expect: [200, 403, 403, 404, 403, 404], setup: () => ({ path: `${base()}/link-invites` }) },
+  { op: 'POST /v1/orgs/{org}/link-invites', expect: [201, 403, 403, 404, 403, 404], setup: () => ({ path: `${base()}/link-invites`, body: { role: 'comment' } }) },
+  { op: 'GET /v1/orgs/{org}/link-invites/{invite}', expect: [200, 403, 403, 404, 403, 404], setup: () => ({ path: `${base()}/link-invites/${invite}` }) },
   {
     op: 'PATCH /v1/orgs/{org}/link-invites/{invite}',
-    expect: [200, 403, 403, 404],
+    expect: [200, 403, 403, 404, 403, 404],
     setup: async () => {
       const path = `${base()}/link-invites/${await victimInvite()}`;
       return { path, body: { role: 'comment' }, after: async (applied) => expect((await adminGet(path)).body.role).toBe(applied ? 'comment' : 'read') };
@@ -239,26 +245,30 @@ const ROWS: Row[] = [
   },
   {
     op: 'DELETE /v1/orgs/{org}/link-invites/{invite}',
-    expect: [204, 403, 403, 404],
+    expect: [204, 403, 403, 404, 403, 404],
     setup: async () => {
       const path = `${base()}/link-invites/${await victimInvite()}`;
       return { path, after: async (applied) => expect((await adminGet(path)).status).toBe(applied ? 404 : 200) };
     },
   },
-  { op: 'DELETE /v1/orgs/{org}/link-invites/{missing}', expect: [204, 403, 403, 404], setup: () => ({ path: `${base()}/link-invites/${MISSING}` }) },
+  { op: 'DELETE /v1/orgs/{org}/link-invites/{missing}', expect: [204, 403, 403, 404, 403, 404], setup: () => ({ path: `${base()}/link-invites/${MISSING}` }) },
   {
-    // The link is the credential: whoever holds it joins, so here an outsider (a fresh one) gets in.
+    // The link is the credential: whoever holds it joins, so here an outsider (a fresh one) gets in. An integration does not.
     op: 'POST /v1/orgs/{org}/invites/{invite} (join)',
-    expect: [200, 200, 200, 200],
+    expect: [200, 200, 200, 200, 403, 403],
     setup: async (who) => {
       const path = `${base()}/invites/${await victimInvite()}`;
+      if (who === 'installation' || who === 'integration') {
+        const bot = actor(who)!.userId;
+        return { path, after: async () => expect((await t.rest('GET', `${base()}/members/${bot}`, { token: admin.token })).status).toBe(404) };
+      }
       if (who !== 'outsider') return { path };
       const stranger = (await buildOrganization(t.db, 'Passerby Org')).admin;
       const membership = () => t.rest('GET', `${base()}/members/${stranger.userId}`, { token: admin.token });
       return { path, token: stranger.token, after: async () => expect((await membership()).body.role).toBe('read') };
     },
   },
-  { op: 'POST /v1/orgs/{org}/invites/{missing} (join)', expect: [404, 404, 404, 404], setup: () => ({ path: `${base()}/invites/${MISSING}` }) },
+  { op: 'POST /v1/orgs/{org}/invites/{missing} (join)', expect: [404, 404, 404, 404, 404, 404], setup: () => ({ path: `${base()}/invites/${MISSING}` }) },
 ];
 
 beforeAll(async () => {
@@ -280,6 +290,20 @@ beforeAll(async () => {
   const colleague = await buildMember(t.db, outsider.organizationId, 'edit', 'Outsider Colleague');
   await buildTeam(t.db, outsider.organizationId, 'Outsider Team', [{ userId: colleague.userId, role: 'owner' }]);
   await t.rest('POST', `/v1/orgs/${outsider.organizationId}/link-invites`, { token: outsider.admin.token, body: { role: 'edit' } });
+
+  const published = await t.rest('POST', '/v1/integrations/victim-helper', {
+    token: outsider.admin.token,
+    body: { organization: outsider.organizationId, title: 'Helper', description: '', scopes: ['space:content:read', 'space:metadata:read'], script: 'export default {};', visibility: 'public' },
+  });
+  const installed = await t.rest('POST', '/v1/integrations/victim-helper/installations', { token: admin.token, body: { organization: org } });
+  expect([published.status, installed.status]).toEqual([200, 201]);
+  const integrationId = (await t.rest('GET', '/v1/integrations/victim-helper/events', { token: outsider.admin.token })).body.items[0].integrationId;
+  const bot = async (token: string): Promise<Actor> => {
+    const me = await t.rest('GET', '/v1/user', { token });
+    return { userId: me.body.id, email: me.body.email, token };
+  };
+  const later = new Date(Date.now() + 3600_000);
+  integration = { installation: await bot(await issueToken(t.db, integrationId, installed.body.id, later)), integration: await bot(await issueToken(t.db, integrationId, null, later)) };
 });
 afterAll(() => t?.close());
 
@@ -304,7 +328,7 @@ describe.each(ROWS.map((row) => [row.op, row] as const))('%s', (_, row) => {
     else expect(res.body).toBeTypeOf('object');
 
     if (who === 'anonymous') expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    if (who === 'outsider' && status === 404 && call.path.startsWith(`${base()}`)) {
+    if ((who === 'outsider' || who === 'integration') && status === 404 && call.path.startsWith(`${base()}`)) {
       // Another organization's objects answer exactly like a missing organization.
       const missing = await t.rest(method, call.path.replace(org, MISSING), { token, body: call.body });
       expect(missing.status).toBe(404);

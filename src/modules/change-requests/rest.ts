@@ -60,7 +60,7 @@ export function changeRequestRoutes(r: RestRouter): void {
   r.get(`${CR}/content/pages`, async ({ ctx, params, query }) => {
     const content = await changeRequestContent(ctx, params.spaceId, params.changeRequestId, revisionQuery(query));
     const bodies = await pageBodies(ctx, allPagesOf(content.tree));
-    return { status: 200, body: { pages: content.tree.pages.filter((p) => p.data.type !== 'computed').map((p) => presentPage(ctx, content, p, bodies)) } };
+    return { status: 200, body: { pages: content.tree.pages.map((p) => presentPage(ctx, content, p, bodies)) } };
   });
 
   r.get(`${CR}/content/page/:pageId`, async ({ ctx, params, query }) => {

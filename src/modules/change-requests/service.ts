@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../domain/erro
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { changesBetween, contentAt, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
+import { changesBetween, contentAt, withComputedPages, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { currentRevisionId } from '../spaces/queries';
@@ -148,8 +148,9 @@ export async function updateChangeRequest(ctx: RequestContext, spaceId: string, 
 /** The content of the change request: its current revision. */
 export async function changeRequestContent(ctx: RequestContext, spaceId: string, reference: string, query: RevisionReadInput = {}): Promise<SpaceContent & { changeRequest: ChangeRequestRow }> {
   const { space, row } = await getChangeRequest(ctx, spaceId, reference);
-  parseInput(revisionReadSchema, query);
-  return { ...(await contentAt(ctx, space, row.revisionId)), changeRequest: row };
+  const { computed } = parseInput(revisionReadSchema, query);
+  const content = await contentAt(ctx, space, row.revisionId);
+  return { ...(computed === 'false' ? content : await withComputedPages(ctx, content)), changeRequest: row };
 }
 
 /** A link to a PDF of the change request's pages as they are now (one page with `page`, without its children with `only`). */

@@ -45,10 +45,21 @@ const layout = z
   .partial()
   .strict();
 
+/** Where a computed page comes from: an OpenAPI specification of the organization, by slug. */
+const computedSource = z
+  .object(
+    {
+      openapiSpec: z.string({ error: 'computed.openapiSpec must be the slug of an OpenAPI specification' }).min(1, 'computed.openapiSpec must not be empty').max(100, 'computed.openapiSpec must be at most 100 characters'),
+      models: z.boolean({ error: 'computed.models must be a boolean' }).optional(),
+    },
+    { error: 'computed must be an object' },
+  )
+  .strict();
+
 export const pageCreateSchema = z
   .object(
     {
-      type: z.enum(['document', 'group', 'link'], { error: 'type must be document, group or link' }).default('document'),
+      type: z.enum(['document', 'group', 'link', 'computed'], { error: 'type must be document, group, link or computed' }).default('document'),
       parent: pageId('parent').nullable().optional(),
       position: pagePositionSchema.optional(),
       title,
@@ -58,10 +69,13 @@ export const pageCreateSchema = z
       markdown: markdown.optional(),
       href: href.optional(),
       hidden: z.boolean({ error: 'hidden must be a boolean' }).optional(),
+      computed: computedSource.optional(),
     },
     bodyObject,
   )
   .strict()
+  .refine((p) => p.type !== 'computed' || p.computed !== undefined, { message: 'a computed page needs its source: computed.openapiSpec', path: ['computed'] })
+  .refine((p) => p.type === 'computed' || p.computed === undefined, { message: 'only a computed page has a computed source', path: ['computed'] })
   .refine((p) => p.type !== 'link' || p.href !== undefined, { message: 'a link page needs an href', path: ['href'] })
   .refine((p) => p.type === 'link' || p.href === undefined, { message: 'only a link page has an href', path: ['href'] })
   .refine((p) => p.type === 'document' || (p.markdown === undefined && p.description === undefined), { message: 'only a document page has markdown or a description', path: ['markdown'] });

@@ -24,10 +24,12 @@ export function presentPage(ctx: RequestContext, content: SpaceContent, page: Tr
   const d = page.data;
   const base = { id: d.id, title: d.title, ...optional('emoji', d.emoji), ...optional('icon', d.icon), createdAt: d.createdAt, updatedAt: d.updatedAt };
   const flags = { ...optional('hidden', d.hidden), ...optional('noIndex', d.noIndex), ...optional('noRobotsIndex', d.noRobotsIndex) };
-  const children = () => page.children.filter((c) => c.data.type !== 'computed').map((c) => presentPage(ctx, content, c, bodies, 'markdown'));
+  const children = () => page.children.map((c) => presentPage(ctx, content, c, bodies, 'markdown'));
   if (d.type === 'link') {
     return { ...base, kind: 'link', type: 'link', target: d.target, ...(d.target?.kind === 'url' ? { href: d.target.url } : {}), ...optional('hidden', d.hidden) };
   }
+  // Only when asked not to compute (`computed=false`): the page as its source says, nothing under it.
+  if (d.type === 'computed') return { ...base, type: 'computed', computed: d.computed };
   if (d.type === 'group') return { ...base, kind: 'group', type: 'group', slug: d.slug, path: entry.path, ...flags, pages: children() };
   const markdown = bodies.get(d.id) ?? '';
   return {
@@ -58,7 +60,7 @@ export async function presentRevision(ctx: RequestContext, content: SpaceContent
     id: revision.id,
     parents: revision.parents,
     type: revision.type,
-    pages: pages.filter((p) => p.data.type !== 'computed').map((p) => presentPage(ctx, content, p, bodies)),
+    pages: pages.map((p) => presentPage(ctx, content, p, bodies)),
     files: await Promise.all(files.map((f) => presentFile(ctx, f))),
     reusableContents: [],
     variables: revision.variables,

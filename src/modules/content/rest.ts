@@ -72,7 +72,7 @@ export function contentRoutes(r: RestRouter): void {
   r.get('/v1/spaces/:spaceId/content/pages', async ({ ctx, params, query }) => {
     const content = await getContent(ctx, params.spaceId, revisionQuery(query));
     const bodies = await pageBodies(ctx, allPagesOf(content.tree));
-    return { status: 200, body: { pages: content.tree.pages.filter((p) => p.data.type !== 'computed').map((p) => presentPage(ctx, content, p, bodies)) } };
+    return { status: 200, body: { pages: content.tree.pages.map((p) => presentPage(ctx, content, p, bodies)) } };
   });
 
   const onePage = async (ctx: RequestContext, found: Awaited<ReturnType<typeof getPage>>) => {

@@ -44,10 +44,12 @@ import { uniqueSlug, slugify } from './slugs';
 import { fetchImport, IMPORT_SOURCES } from './import';
 import { TEMPLATES } from './templates';
 import { FetchRefused } from '../../lib/safe-fetch';
-import { allPages, insertPage, loadRevisionTree, removePage, replacePage, type FileData, type PageData, type PageEntry, type PageLayout, type RevisionTree, type TreeFile, type TreePage } from './tree';
+import { allPages, DEFAULT_LAYOUT, insertPage, loadRevisionTree, removePage, replacePage, type FileData, type PageData, type PageEntry, type RevisionTree, type TreeFile, type TreePage } from './tree';
 
 import { searchOrganizationSpaces, searchSpacePages, type PageHit, type SpaceHit } from './search';
 import { getOrganization } from '../organizations/service';
+import { computedSpecKey, computedSpecPages, specSlugExists } from '../openapi/service';
+import { computedRequests, computedSlugOf, expandComputed, hasComputedPages, openApiSource } from './computed';
 
 export { spacePointer } from './commit';
 export type { PageHit, SpaceHit, SectionHit } from './search';
@@ -62,10 +64,32 @@ export interface SpaceContent {
   tree: RevisionTree;
 }
 
+/**
+ * The space's current content. Computed pages are computed unless `computed` is `false`: then
+ * they stay as their source says, with no pages under them.
+ */
 export async function getContent(ctx: RequestContext, spaceId: string, query: RevisionReadInput = {}): Promise<SpaceContent> {
   const space = await getSpace(ctx, spaceId);
-  parseInput(revisionReadSchema, query);
-  return { space, tree: await currentTree(ctx, space) };
+  const { computed } = parseInput(revisionReadSchema, query);
+  const content = { space, tree: await currentTree(ctx, space) };
+  return computed === 'false' ? content : withComputedPages(ctx, content);
+}
+
+/**
+ * The content with its computed pages computed from their sources' current state (an OpenAPI
+ * spec's latest version): two statements when it has any, none otherwise.
+ */
+export async function withComputedPages(ctx: RequestContext, content: SpaceContent): Promise<SpaceContent> {
+  if (!hasComputedPages(content.tree)) return content;
+  const specs = await computedSpecPages(ctx, content.space.organizationId, computedRequests(content.tree));
+  const tree = expandComputed(content.tree, (page) => {
+    const source = computedSlugOf(page);
+    const found = source ? specs.get(computedSpecKey(source.slug, source.models)) : undefined;
+    if (found?.state === 'ready') return { version: found.versionId, overview: found.pages.overview, pages: found.pages.pages };
+    const markdown = found?.markdown ?? 'This computed page has a source Quire does not compute.';
+    return { version: markdown, overview: markdown, pages: [] };
+  });
+  return { ...content, tree };
 }
 
 /** Any revision of a space the viewer may read, by its id; NOT_FOUND otherwise. */
@@ -76,7 +100,7 @@ export async function getRevisionContent(ctx: RequestContext, revisionId: string
   const space = await getSpace(ctx, revision.spaceId).catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError('Revision') : error;
   });
-  return { space, tree: await loadRevisionTree(ctx.db, revision) };
+  return withComputedPages(ctx, { space, tree: await loadRevisionTree(ctx.db, revision) });
 }
 
 /** The content of one revision of a space the viewer may read (a change request's, say). */
@@ -106,11 +130,11 @@ export function findPageByPath(content: SpaceContent, path: string, query: PageR
 
 /** One page of the space's current content; another space's page, or a missing one, is NOT_FOUND. */
 export async function getPage(ctx: RequestContext, spaceId: string, pageId: string, query: PageReadInput = {}): Promise<FoundPage> {
-  return findPage(await getContent(ctx, spaceId), pageId, query);
+  return findPage(await getContent(ctx, spaceId, { computed: query.computed }), pageId, query);
 }
 
 export async function getPageByPath(ctx: RequestContext, spaceId: string, path: string, query: PageReadInput = {}): Promise<FoundPage> {
-  return findPageByPath(await getContent(ctx, spaceId), path, query);
+  return findPageByPath(await getContent(ctx, spaceId, { computed: query.computed }), path, query);
 }
 
 /** The markdown of many pages, in one statement for the bodies not read before. */
@@ -118,7 +142,7 @@ export async function pageBodies(ctx: RequestContext, pages: Iterable<TreePage>)
   const list = [...pages];
   const hashes = list.map((p) => p.data.body).filter((h): h is string => h !== undefined);
   const objects = hashes.length ? await loadObjects(ctx.db, hashes) : new Map();
-  return new Map(list.map((p) => [p.data.id, p.data.body ? (objects.get(p.data.body)!.data as { markdown: string }).markdown : '']));
+  return new Map(list.map((p) => [p.data.id, p.markdown ?? (p.data.body ? (objects.get(p.data.body)!.data as { markdown: string }).markdown : '')]));
 }
 
 /** Every page of a tree, depth first. */
@@ -278,17 +302,6 @@ async function editableSpace(ctx: RequestContext, spaceId: string): Promise<Spac
   return space;
 }
 
-const DEFAULT_LAYOUT: PageLayout = {
-  width: 'default',
-  cover: true,
-  coverSize: 'hero',
-  title: true,
-  description: true,
-  tableOfContents: true,
-  outline: true,
-  pagination: true,
-  metadata: true,
-};
 
 function siblingsOf(tree: RevisionTree, parentId: string | null): readonly TreePage[] {
   return parentId === null ? tree.pages : tree.byId.get(parentId)!.page.children;
@@ -337,6 +350,9 @@ const takenSlugs = (siblings: readonly TreePage[], except?: string) =>
 export async function createPage(ctx: RequestContext, spaceId: string, input: PageCreateInput, pointer?: RevisionPointer): Promise<SpaceContent & { entry: PageEntry }> {
   const space = await editableSpace(ctx, spaceId);
   const body = parseInput(pageCreateSchema, input);
+  if (body.computed && !(await specSlugExists(ctx, space.organizationId, body.computed.openapiSpec))) {
+    throw new ValidationError(`computed.openapiSpec: there is no OpenAPI specification ${body.computed.openapiSpec} in this organization`, ['computed', 'openapiSpec']);
+  }
   const { tree, result: id } = await commitEdit(ctx, space, (tree, batch, now) => {
     const parentId = body.parent ?? null;
     checkParent(tree, parentId, body.type);
@@ -355,6 +371,7 @@ export async function createPage(ctx: RequestContext, spaceId: string, input: Pa
       ...(body.type === 'document' ? { layout: DEFAULT_LAYOUT } : {}),
       ...(bodyHash ? { body: bodyHash } : {}),
       ...(body.type === 'link' ? { target: linkTarget(tree, body.href!) } : {}),
+      ...(body.computed ? { computed: openApiSource(body.computed.openapiSpec, body.computed.models ?? false) } : {}),
       createdAt: at,
       updatedAt: at,
     };

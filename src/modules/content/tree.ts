@@ -18,6 +18,19 @@ export interface PageLayout {
   metadata: boolean;
 }
 
+/** How a new document page is laid out until its editor says otherwise. */
+export const DEFAULT_LAYOUT: PageLayout = {
+  width: 'default',
+  cover: true,
+  coverSize: 'hero',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+};
+
 /** A page as a stored object, without its children (a list hash in the stored form). */
 export interface PageData {
   id: string;
@@ -35,7 +48,8 @@ export interface PageData {
   /** Hash of the body object (the markdown); absent for an empty page. */
   body?: Hash;
   target?: LinkTarget;
-  computed?: { type: 'builtin:openapi'; props: Record<string, unknown> };
+  /** A computed page's source: `OpenApiComputedSource` of computed.ts. */
+  computed?: { type: 'builtin:openapi'; props: Record<string, unknown>; dependencies?: Record<string, unknown> };
   createdAt: string;
   updatedAt: string;
 }
@@ -57,6 +71,8 @@ export interface FileData {
 export interface TreePage {
   readonly hash?: Hash;
   readonly data: PageData;
+  /** The body of a page computed at read time (never stored, so it has no body object). */
+  readonly markdown?: string;
   readonly children: readonly TreePage[];
 }
 

@@ -3,7 +3,7 @@ import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { ContentInstallationUpdateInput, InstallationUpdateInput, InstallInput } from '../integrations/input';
 import { presentEvent, presentInstallation, presentSiteInstallation, presentSpaceInstallation } from './present';
 import {
-  createInstallationToken, getEvent, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
+  createInstallationToken, deliverFetch, getEvent, getSiteInstallation, installIntegrationOnSite, listInstallationSites, listInstallationSpaces, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
   listSpaceInstallations, uninstallFromSpace, uninstallIntegration, updateInstallation, updateSpaceInstallation,
 } from './service';
 
@@ -33,6 +33,27 @@ export function installationRoutes(r: RestRouter): void {
     const row = presentSpaceInstallation(ctx, await installOnSpace(ctx, params.integrationName, params.installationId, bodyAs<{ space?: unknown }>(body)), params.integrationName);
     return { status: 201, body: row, headers: { location: row.urls.location } };
   });
+  r.get(`${INST}/spaces`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listInstallationSpaces(ctx, params.integrationName, params.installationId, pageArgs(query), REST_MAX), (c, row) => presentSpaceInstallation(c, row, params.integrationName)),
+  }));
+  r.get(`${INST}/sites`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listInstallationSites(ctx, params.integrationName, params.installationId, pageArgs(query), REST_MAX), (c, row) => presentSiteInstallation(c, row, params.integrationName)),
+  }));
+  r.post(`${INST}/sites`, async ({ ctx, params, body }) => ({ status: 201, body: presentSiteInstallation(ctx, await installIntegrationOnSite(ctx, params.integrationName, params.installationId, body), params.integrationName) }));
+  r.get(`${INST}/sites/:siteId`, async ({ ctx, params }) => ({
+    status: 200,
+    body: presentSiteInstallation(ctx, await getSiteInstallation(ctx, params.integrationName, params.installationId, params.siteId), params.integrationName),
+  }));
+  r.patch(`${INST}/sites/:siteId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: presentSiteInstallation(ctx, await updateIntegrationSiteInstallation(ctx, params.integrationName, params.installationId, params.siteId, bodyAs<ContentInstallationUpdateInput>(body)), params.integrationName),
+  }));
+  r.delete(`${INST}/sites/:siteId`, async ({ ctx, params }) => {
+    await uninstallIntegrationFromSite(ctx, params.integrationName, params.installationId, params.siteId);
+    return { status: 204 };
+  });
   r.get(`${INST}/spaces/:spaceId`, async ({ ctx, params }) => ({
     status: 200,
     body: presentSpaceInstallation(ctx, await getSpaceInstallation(ctx, params.integrationName, params.installationId, params.spaceId), params.integrationName),
@@ -58,4 +79,21 @@ export function installationRoutes(r: RestRouter): void {
     const row = await getEvent(ctx, params.integrationName, params.eventId);
     return { status: 200, body: { event: presentEvent(ctx, row), trace: { logs: row.logs } } };
   });
+}
+
+/** `/v1/integrations/{name}[/installations/{id}]/integration[/...]`: an integration's public endpoint. */
+export const INTEGRATION_ENDPOINT = /^\/v1\/integrations\/([^/]+)\/(?:installations\/([^/]+)\/)?integration(?:\/.*)?$/;
+
+/** Hands a request to an integration's public endpoint to the integration, and its answer back. */
+export async function serveIntegrationEndpoint(ctx: Parameters<typeof deliverFetch>[0], request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const [, name, installationId] = INTEGRATION_ENDPOINT.exec(url.pathname) ?? [];
+  const headers: Record<string, string> = {};
+  // Cookies of Quire's origin belong to Quire's own pages, not to an integration's code.
+  request.headers.forEach((value, key) => {
+    if (key !== 'cookie') headers[key] = value;
+  });
+  const body = request.method === 'GET' || request.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await request.arrayBuffer());
+  const answer = await deliverFetch(ctx, { name: decodeURIComponent(name ?? ''), ...(installationId ? { installationId: decodeURIComponent(installationId) } : {}) }, { method: request.method, url: url.toString(), headers, body });
+  return new Response(answer.body.length ? new Uint8Array(answer.body) : null, { status: answer.status, headers: answer.headers });
 }

@@ -1,19 +1,58 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { byTimeThenId, keysetPage } from '../../db/keyset';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { anyOf } from '../../db/any';
+import { byTimeThenId, keysetPage, keysetPages } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
-import type { Page, PageArgs } from '../../domain/page';
+import { mapPage, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { contentInstallationUpdateSchema, installationUpdateSchema, installSchema, spaceInstallSchema, type ContentInstallationUpdateInput, type InstallationUpdateInput, type InstallInput } from '../integrations/input';
+import {
+  contentInstallationUpdateSchema, installationSpacesSchema, installationUpdateSchema, installSchema, spaceInstallSchema,
+  type ContentInstallationUpdateInput, type InstallationSpacesInput, type InstallationUpdateInput, type InstallInput,
+} from '../integrations/input';
+import { eventById, installationById, integrationById } from '../integrations/loaders';
 import { recordEvent } from '../integrations/queries';
-import { getIntegration } from '../integrations/service';
-import { integrationEvents, integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow, type IntegrationEventRow, type IntegrationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../integrations/table';
+import { getIntegration, getIntegrationById } from '../integrations/service';
+import { integrationEvents, integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow, type IntegrationEventLog, type IntegrationEventRow, type IntegrationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../integrations/table';
+import { organizationMembers } from '../members/table';
+import type { OrganizationRow } from '../organizations/table';
 import { getOrganization } from '../organizations/service';
+import { spaceById } from '../spaces/loaders';
 import { getSpace } from '../spaces/service';
+import { spaces, type SpaceRow } from '../spaces/table';
 import { issueToken } from './tokens';
+import { findSiteInstallation, installOnSite, sitesOfInstallation, spacesOfInstallation, uninstallFromSite, updateSiteInstallation } from './site-installations';
 
 export { deliverTask } from './deliver';
+export { deliverFetch, renderIntegrationUI, type EndpointAnswer } from './inline-events';
+
+/** Gives the installation a site of its organization (`POST .../installations/{id}/sites`). */
+export async function installIntegrationOnSite(ctx: RequestContext, name: string, installationId: string, input: unknown): Promise<SiteInstallationRow> {
+  return installOnSite(ctx, await getInstallation(ctx, name, installationId), input);
+}
+
+export async function getSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<SiteInstallationRow> {
+  return findSiteInstallation(ctx, await getInstallation(ctx, name, installationId), siteId);
+}
+
+export async function updateIntegrationSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string, input: ContentInstallationUpdateInput): Promise<SiteInstallationRow> {
+  return updateSiteInstallation(ctx, await getInstallation(ctx, name, installationId), siteId, input);
+}
+
+export async function uninstallIntegrationFromSite(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<void> {
+  await uninstallFromSite(ctx, await getInstallation(ctx, name, installationId), siteId);
+}
+
+/** The sites an installation was given; whoever may see the installation. */
+export async function listInstallationSites(ctx: RequestContext, name: string, installationId: string, args: PageArgs, max: number): Promise<Page<SiteInstallationRow>> {
+  return sitesOfInstallation(ctx, await getInstallation(ctx, name, installationId), args, max);
+}
+
+/** The spaces an installation was given; whoever may see the installation. */
+export async function listInstallationSpaces(ctx: RequestContext, name: string, installationId: string, args: PageArgs, max: number): Promise<Page<SpaceInstallationRow>> {
+  return spacesOfInstallation(ctx, await getInstallation(ctx, name, installationId), args, max);
+}
 
 /*
  * Installations of integrations on organizations, and the spaces and sites they are given. Each
@@ -23,6 +62,14 @@ export { deliverTask } from './deliver';
 
 const missing = () => new NotFoundError('Integration installation');
 
+/**
+ * Whether the caller sees an installation of an integration it sees: members of the organization it
+ * is installed on (`installation:view`), and those who operate the integration, who list them all.
+ */
+async function seesInstallation(ctx: RequestContext, integration: IntegrationRow, installation: InstallationRow): Promise<boolean> {
+  return (await ctx.authz.can('installation:view', installation)) || ctx.authz.can('integration:operate', integration);
+}
+
 /** An installation of the integration the caller may see; anything else is NOT_FOUND. */
 export async function getInstallation(ctx: RequestContext, name: string, installationId: string): Promise<{ integration: IntegrationRow; installation: InstallationRow }> {
   const integration = await getIntegration(ctx, name);
@@ -30,7 +77,16 @@ export async function getInstallation(ctx: RequestContext, name: string, install
     .select()
     .from(integrationInstallations)
     .where(and(eq(integrationInstallations.id, installationId), eq(integrationInstallations.integrationId, integration.id)));
-  if (!installation || !(await ctx.authz.can('installation:view', installation))) throw missing();
+  if (!installation || !(await seesInstallation(ctx, integration, installation))) throw missing();
+  return { integration, installation };
+}
+
+/** An installation by id alone (GraphQL's node lookup), with its integration; NOT_FOUND unless both are visible. Batched per request. */
+export async function getInstallationById(ctx: RequestContext, id: string): Promise<{ integration: IntegrationRow; installation: InstallationRow }> {
+  requireViewer(ctx);
+  const installation = await installationById(ctx).load(id);
+  const integration = installation && (await getIntegrationById(ctx, installation.integrationId).catch((e) => (e instanceof NotFoundError ? null : Promise.reject(e))));
+  if (!installation || !integration || !(await seesInstallation(ctx, integration, installation))) throw missing();
   return { integration, installation };
 }
 
@@ -176,4 +232,164 @@ export async function createInstallationToken(ctx: RequestContext, name: string,
   const { integration, installation } = await getInstallation(ctx, name, installationId);
   await ctx.authz.assert('integration:operate', integration, 'Only the integration can create installation tokens');
   return { token: await issueToken(ctx.db, integration.id, installation.id, new Date(ctx.now().getTime() + 3600_000)) };
+}
+
+type SpaceChange = { added: SpaceInstallationRow[]; removed: SpaceInstallationRow[] };
+
+/**
+ * Gives the installation exactly this set of spaces (GraphQL's `integrationInstallationSpacesSet`):
+ * spaces missing are added and spaces left out taken away, each change recorded as an event, as
+ * the REST operations on one space do. Every space must be one of the installation's organization
+ * that the caller sees; one that is not refuses the whole set and nothing changes.
+ */
+export async function setInstallationSpaces(ctx: RequestContext, name: string, installationId: string, input: InstallationSpacesInput): Promise<InstallationRow> {
+  const { integration, installation } = await getInstallation(ctx, name, installationId);
+  await ctx.authz.assert('installation:manage', installation, 'Only organization admins can choose the spaces of this installation');
+  const body = parseInput(installationSpacesSchema, input);
+  const wanted = [...new Set(body.spaces)];
+  const found = await Promise.all(wanted.map((id) => getSpace(ctx, id).catch((e) => (e instanceof NotFoundError ? null : Promise.reject(e)))));
+  const bad = found.findIndex((space) => !space || space.organizationId !== installation.organizationId);
+  if (bad >= 0) throw new ValidationError(`spaces: there is no space ${wanted[bad]} in this organization`, ['spaces', String(body.spaces.indexOf(wanted[bad]!))]);
+  const s = integrationSpaceInstallations;
+  const change = await ctx.db.transaction(async (tx): Promise<SpaceChange> => {
+    const current = await tx.select().from(s).where(eq(s.installationId, installation.id));
+    const removed = current.filter((row) => !wanted.includes(row.spaceId));
+    if (removed.length) await tx.delete(s).where(anyOf(s.id, removed.map((row) => row.id)));
+    const given = new Set(current.map((row) => row.spaceId));
+    const fresh = wanted.filter((spaceId) => !given.has(spaceId)).map((spaceId) => ({ id: newId(), installationId: installation.id, integrationId: integration.id, spaceId, createdAt: ctx.now(), updatedAt: ctx.now() }));
+    const added = fresh.length ? await tx.insert(s).values(fresh).onConflictDoNothing().returning() : [];
+    return { added, removed };
+  });
+  // Events after the commit: their delivery jobs must find them.
+  const target = (spaceId: string) => ({ integrationId: integration.id, installationId: installation.id, spaceId });
+  for (const row of change.removed) await recordEvent(ctx.db, ctx.jobs, target(row.spaceId), { type: 'space_installation_deleted', previous: { configuration: row.configuration } });
+  for (const row of change.added) await recordEvent(ctx.db, ctx.jobs, target(row.spaceId), { type: 'space_installation_setup', status: row.status });
+  return installation;
+}
+
+/*
+ * For GraphQL, lists that reach past one integration: the installations and events of many
+ * integrations, the installations of organizations, the spaces of installations, each in one
+ * statement for all parents. What the caller sees follows the same policies as one installation.
+ */
+
+/** The organizations the caller belongs to (an installation token: the one it is installed on), where the installations it may see are. */
+async function viewerOrganizationIds(ctx: RequestContext): Promise<string[]> {
+  const viewer = requireViewer(ctx);
+  if (viewer.grant) return viewer.grant.organizationId ? [viewer.grant.organizationId] : [];
+  if (viewer.memberships) return [...viewer.memberships.keys()];
+  const rows = await ctx.db.select({ id: organizationMembers.organizationId }).from(organizationMembers).where(eq(organizationMembers.userId, viewer.user.id));
+  return rows.map((row) => row.id);
+}
+
+/** Of a list's rows, those of the integrations operated and those of the installations seen. */
+interface Seen {
+  operated: string[];
+  installations: string[];
+}
+
+function seenWhere(seen: Seen, integrationColumn: PgColumn, installationColumn: PgColumn): SQL {
+  return or(seen.operated.length ? anyOf(integrationColumn, seen.operated) : undefined, seen.installations.length ? anyOf(installationColumn, seen.installations) : undefined) ?? sql`false`;
+}
+
+/**
+ * Installations among `candidates` the caller sees, judged by the policies themselves (the
+ * candidates are few: one per organization, or per integration): the integration visible, and
+ * the installation too. Loaded rows are primed, so node lookups of them cost nothing more.
+ */
+async function seenAmong(ctx: RequestContext, candidates: readonly InstallationRow[]): Promise<InstallationRow[]> {
+  const loaded = await integrationById(ctx).loadMany([...new Set(candidates.map((row) => row.integrationId))]);
+  const shown = await ctx.authz.allowed('integration:view', loaded.filter((row): row is IntegrationRow => row !== null && !(row instanceof Error)));
+  const byId = new Map(shown.map((row) => [row.id, row]));
+  const answers = await Promise.all(candidates.map(async (row) => {
+    const integration = byId.get(row.integrationId);
+    return integration !== undefined && seesInstallation(ctx, integration, row);
+  }));
+  for (const row of candidates) installationById(ctx).prime(row.id, row);
+  return candidates.filter((_, i) => answers[i]);
+}
+
+/** What the caller sees of these integrations: all of those it operates; of the others, the installations of its organizations it may see. */
+async function seenOf(ctx: RequestContext, integrations: readonly IntegrationRow[]): Promise<Seen> {
+  const operated = new Set((await ctx.authz.allowed('integration:operate', integrations)).map((row) => row.id));
+  const others = integrations.filter((row) => !operated.has(row.id)).map((row) => row.id);
+  const orgIds = others.length ? await viewerOrganizationIds(ctx) : [];
+  const i = integrationInstallations;
+  const candidates = orgIds.length ? await ctx.db.select().from(i).where(and(anyOf(i.integrationId, others), anyOf(i.organizationId, orgIds))) : [];
+  return { operated: [...operated], installations: (await seenAmong(ctx, candidates)).map((row) => row.id) };
+}
+
+const newestInstallations = { table: integrationInstallations, keys: byTimeThenId<InstallationRow>(integrationInstallations.createdAt, (r) => r.createdAt, integrationInstallations.id), direction: 'desc' as const };
+
+/** The installations of each integration the caller sees, newest first (`Integration.installations`). */
+export async function listInstallationsOf(ctx: RequestContext, integrations: readonly IntegrationRow[], args: PageArgs, max: number): Promise<Map<string, Page<InstallationRow>>> {
+  const i = integrationInstallations;
+  const seen = await seenOf(ctx, integrations);
+  return keysetPages<InstallationRow>(ctx.db, { ...newestInstallations, where: seenWhere(seen, i.integrationId, i.id), partition: i.integrationId, parentIds: integrations.map((row) => row.id), parentOf: (row) => row.integrationId }, args, max);
+}
+
+/** The events of each integration's installations the caller sees, newest first (`Integration.events`). */
+export async function listEventsOf(ctx: RequestContext, integrations: readonly IntegrationRow[], args: PageArgs, max: number): Promise<Map<string, Page<IntegrationEventRow>>> {
+  const e = integrationEvents;
+  const seen = await seenOf(ctx, integrations);
+  return keysetPages<IntegrationEventRow>(
+    ctx.db,
+    { table: e, keys: byTimeThenId(e.createdAt, (r) => r.createdAt, e.id), direction: 'desc', where: seenWhere(seen, e.integrationId, e.installationId), partition: e.integrationId, parentIds: integrations.map((row) => row.id), parentOf: (row) => row.integrationId },
+    args,
+    max,
+  );
+}
+
+/** The installations on each of these organizations the caller sees, newest first (`Organization.installations`). */
+export async function listOrganizationInstallations(ctx: RequestContext, orgs: readonly OrganizationRow[], args: PageArgs, max: number): Promise<Map<string, Page<InstallationRow>>> {
+  const i = integrationInstallations;
+  const ids = orgs.map((org) => org.id);
+  const candidates = ids.length ? await ctx.db.select().from(i).where(anyOf(i.organizationId, ids)) : [];
+  const seen = (await seenAmong(ctx, candidates)).map((row) => row.id);
+  const where = seen.length ? anyOf(i.id, seen) : sql`false`;
+  return keysetPages<InstallationRow>(ctx.db, { ...newestInstallations, where, partition: i.organizationId, parentIds: ids, parentOf: (row) => row.organizationId }, args, max);
+}
+
+/** The spaces given to each installation that the caller sees, oldest given first (`IntegrationInstallation.spaces`). */
+export async function listInstallationSpacesOf(ctx: RequestContext, installations: readonly InstallationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SpaceRow>>> {
+  const s = integrationSpaceInstallations;
+  const visible = and(isNull(spaces.deletedAt), await ctx.authz.listFilter('space', [...new Set(installations.map((row) => row.organizationId))]));
+  const pages = await keysetPages<SpaceInstallationRow>(
+    ctx.db,
+    {
+      table: s,
+      keys: byTimeThenId(s.createdAt, (r) => r.createdAt, s.id),
+      direction: 'asc',
+      where: sql`exists (select 1 from ${spaces} where ${spaces.id} = ${s.spaceId} and ${visible})`,
+      partition: s.installationId,
+      parentIds: installations.map((row) => row.id),
+      parentOf: (row) => row.installationId,
+    },
+    args,
+    max,
+  );
+  const rows = await spaceById(ctx).loadMany([...pages.values()].flatMap((page) => page.items.map((row) => row.spaceId)));
+  const byId = new Map(rows.filter((row): row is SpaceRow => row !== null && !(row instanceof Error)).map((row) => [row.id, row]));
+  // The statement judged them visible: asking again costs nothing.
+  for (const row of byId.values()) ctx.authz.remember('space:view', row, true);
+  return new Map([...pages].map(([id, page]) => [id, mapPage(page, (row) => byId.get(row.spaceId)!)]));
+}
+
+/** One event by id (GraphQL's node lookup): for those who operate its integration, or see its installation. */
+export async function getEventById(ctx: RequestContext, id: string): Promise<IntegrationEventRow> {
+  requireViewer(ctx);
+  const hidden = () => new NotFoundError('Integration event');
+  const row = await eventById(ctx).load(id);
+  const integration = row && (await getIntegrationById(ctx, row.integrationId).catch((e) => (e instanceof NotFoundError ? null : Promise.reject(e))));
+  if (!row || !integration) throw hidden();
+  if (await ctx.authz.can('integration:operate', integration)) return row;
+  const installation = row.installationId ? await installationById(ctx).load(row.installationId) : null;
+  if (!installation || !(await ctx.authz.can('installation:view', installation))) throw hidden();
+  return row;
+}
+
+/** An event's trace (the script's lines, why it failed): for those who operate the integration, as over REST; null for others. */
+export async function eventTrace(ctx: RequestContext, row: IntegrationEventRow): Promise<{ logs: IntegrationEventLog[]; error: string | null } | null> {
+  const integration = await getIntegrationById(ctx, row.integrationId);
+  return (await ctx.authz.can('integration:operate', integration)) ? { logs: row.logs, error: row.error } : null;
 }

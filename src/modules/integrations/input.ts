@@ -96,6 +96,13 @@ export const contentInstallationUpdateSchema = z.object({ externalIds: externalI
 export type ContentInstallationUpdateInput = z.input<typeof contentInstallationUpdateSchema>;
 
 export const spaceInstallSchema = z.object({ space: z.string({ error: 'space is required' }).min(1, 'space is required') }, bodyObject);
+/** The whole set of spaces an installation is given, at once (GraphQL's `integrationInstallationSpacesSet`). */
+export const installationSpacesSchema = z.object(
+  { spaces: z.array(z.string({ error: 'spaces: each must be a space id' }).min(1, 'spaces: each must be a space id'), { error: 'spaces is required' }).max(1000, 'spaces: at most 1000') },
+  bodyObject,
+);
+export type InstallationSpacesInput = z.input<typeof installationSpacesSchema>;
+
 export const siteInstallSchema = z.object({ siteId: z.string({ error: 'siteId is required' }).min(1, 'siteId is required') }, bodyObject);
 
 export const devModeSchema = z.object(

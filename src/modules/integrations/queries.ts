@@ -15,18 +15,29 @@ export interface EventScope {
 
 /**
  * Records one event for one installation (the spec `Event` JSON as `payload`, `pending`) and
- * queues its delivery. The job is sent after the insert: the task finds the row.
+ * queues its delivery. The job is sent after the insert: the task finds the row. Without `jobs`
+ * the caller delivers it itself (render and fetch events, whose answer goes back to a caller).
  */
 export async function recordEvent(
   db: Db,
-  jobs: JobSender,
-  target: { integrationId: string; installationId: string; spaceId?: string; siteId?: string },
+  jobs: JobSender | null,
+  target: { integrationId: string; installationId: string | null; spaceId?: string; siteId?: string },
   body: Record<string, unknown> & { type: string },
 ): Promise<string> {
   const id = newId();
-  const payload = { eventId: id, installationId: target.installationId, ...(target.spaceId ? { spaceId: target.spaceId } : {}), ...(target.siteId ? { siteId: target.siteId } : {}), ...body };
+  // The spec's UIRenderEvent is one of a space, site or installation event, and a space event is an
+  // installation event too: only a payload without spaceId or siteId matches exactly one. Its
+  // context names the space anyway.
+  const scoped = body.type !== 'ui_render';
+  const payload = {
+    eventId: id,
+    ...(target.installationId ? { installationId: target.installationId } : {}),
+    ...(scoped && target.spaceId ? { spaceId: target.spaceId } : {}),
+    ...(scoped && target.siteId ? { siteId: target.siteId } : {}),
+    ...body,
+  };
   await db.insert(integrationEvents).values({ id, integrationId: target.integrationId, installationId: target.installationId, spaceId: target.spaceId ?? null, siteId: target.siteId ?? null, type: body.type, payload });
-  await jobs.send(DELIVER_TASK, { eventId: id }).catch(() => undefined);
+  await jobs?.send(DELIVER_TASK, { eventId: id }).catch(() => undefined);
   return id;
 }
 

@@ -2,7 +2,8 @@ import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, booleanParam, optionalParam, type RestRouter } from '../../rest/router';
 import type { DevModeInput, IntegrationListInput, PublishInput } from './input';
 import { presentIntegration } from './present';
-import { disableDevMode, getIntegration, listIntegrations, publishIntegration, renderIntegration, setDevMode, unpublishIntegration } from './service';
+import { renderIntegrationUI } from '../installations/service';
+import { disableDevMode, getIntegration, listIntegrations, publishIntegration, setDevMode, unpublishIntegration } from './service';
 
 const ONE = '/v1/integrations/:integrationName';
 
@@ -43,5 +44,5 @@ export function integrationRoutes(r: RestRouter): void {
     return { status: 204 };
   });
 
-  r.get(`${ONE}/render`, async ({ ctx, params, query }) => ({ status: 200, body: await renderIntegration(ctx, params.integrationName, query.get('request')) }));
+  r.get(`${ONE}/render`, async ({ ctx, params, query }) => ({ status: 200, body: await renderIntegrationUI(ctx, params.integrationName, query.get('request')) }));
 }

@@ -1,8 +1,8 @@
 import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
-import { byTimeThenId, keysetPage } from '../../db/keyset';
+import { byTimeThenId, keysetPage, keysetPages } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../domain/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
@@ -11,11 +11,11 @@ import { getOrganization } from '../organizations/service';
 import { organizations, type OrganizationRow } from '../organizations/table';
 import { users } from '../users/table';
 import { checkedAddress, parseTargetUrl } from './runtime/guarded-http';
-import { decodeRenderRequest } from './runtime/render';
 import { devModeSchema, INTEGRATION_NAME, integrationListSchema, publishSchema, type DevModeInput, type IntegrationListInput, type PublishInput } from './input';
 import { putBlob } from './files';
 import { encryptSecrets } from './secrets';
 import { organizationById } from '../organizations/loaders';
+import { integrationById } from './loaders';
 import { integrations, type IntegrationManifest, type IntegrationRow } from './table';
 
 /*
@@ -53,10 +53,19 @@ export async function getIntegration(ctx: RequestContext, name: string): Promise
   return row;
 }
 
-/** An integration by id (GraphQL nodes, event delivery); NOT_FOUND unless visible. */
+/**
+ * The integration behind a public endpoint (`.../integration`), which anyone may call, webhooks
+ * included: no token, no visibility check; null when there is none of that name.
+ */
+export async function findIntegrationForEndpoint(ctx: RequestContext, name: string): Promise<IntegrationRow | null> {
+  if (!INTEGRATION_NAME.test(name)) return null;
+  return (await byName(ctx, name)) ?? null;
+}
+
+/** An integration by id (GraphQL nodes, event delivery); NOT_FOUND unless visible. Batched per request. */
 export async function getIntegrationById(ctx: RequestContext, id: string): Promise<IntegrationRow> {
   requireViewer(ctx);
-  const [row] = await ctx.db.select().from(integrations).where(eq(integrations.id, id));
+  const row = await integrationById(ctx).load(id);
   if (!row) throw new NotFoundError('Integration');
   await ctx.authz.assertVisible('integration:view', row, 'Integration');
   return row;
@@ -185,6 +194,27 @@ export async function listIntegrations(ctx: RequestContext, filter: IntegrationL
 }
 
 /**
+ * The integrations each of these organizations publishes that the caller may see, newest first, in
+ * one statement for all of them (GraphQL's `Organization.integrations`).
+ */
+export async function listIntegrationsOf(ctx: RequestContext, orgs: readonly OrganizationRow[], args: PageArgs, max: number): Promise<Map<string, Page<IntegrationRow>>> {
+  return keysetPages<IntegrationRow>(
+    ctx.db,
+    {
+      table: integrations,
+      where: listedWhere(ctx),
+      keys: byTimeThenId(integrations.createdAt, (r) => r.createdAt, integrations.id),
+      direction: 'desc',
+      partition: integrations.ownerId,
+      parentIds: orgs.map((o) => o.id),
+      parentOf: (r) => r.ownerId,
+    },
+    args,
+    max,
+  );
+}
+
+/**
  * Dev mode: events of the owner's installations (of every installation with `all`) go to the
  * tunnel instead of the script. The URL passes the SSRF guard now, and again at each delivery.
  */
@@ -210,16 +240,6 @@ export async function disableDevMode(ctx: RequestContext, name: string): Promise
   const row = await getIntegration(ctx, name);
   await ctx.authz.assert('integration:publish', row, 'Only the owner organization admins can use dev mode');
   await ctx.db.update(integrations).set({ devTunnelUrl: null, devAll: false, updatedAt: ctx.now() }).where(eq(integrations.id, row.id));
-}
-
-/**
- * `GET .../render`: the request is decoded and checked (a bad one is a 400) once the integration
- * is found. Sending the `ui_render` event to the script or the tunnel is not wired yet: 503.
- */
-export async function renderIntegration(ctx: RequestContext, name: string, encoded: string | null): Promise<Record<string, unknown>> {
-  await getIntegration(ctx, name);
-  decodeRenderRequest(encoded ?? undefined);
-  throw new ServiceUnavailableError('Rendering integration UI is not available: the runtime is not wired to render yet');
 }
 
 /** For the delivery task of the installations module: the stored bundle and the decrypted secrets. */

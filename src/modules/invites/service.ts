@@ -81,6 +81,8 @@ export async function joinWithLinkInvite(ctx: RequestContext, organizationId: st
   if (!invite) throw new NotFoundError('Invite');
   const org = (await organizationById(ctx).load(invite.organizationId))!;
   if (!org.inviteLinks) throw new ForbiddenError('Invite links are disabled in this organization');
+  // An integration's token acts as its bot user, who must not become a member: an installation is what gives it reach.
+  if (viewer.grant) throw new ForbiddenError('An integration cannot join an organization: install it there instead');
   const added = await addMembership(ctx.db, { organizationId: org.id, userId: viewer.user.id, role: invite.role, joinedAt: ctx.now() });
   if (added) rememberMember(ctx, { organizationId: org.id, userId: viewer.user.id }, added);
 }

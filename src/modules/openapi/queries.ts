@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { byTimeThenId, keysetPage } from '../../db/keyset';
 import type { Page, PageArgs } from '../../domain/page';
@@ -42,4 +42,16 @@ export async function insertVersion(db: Db, values: typeof openapiSpecVersions.$
 export async function findVersion(db: Db, id: string): Promise<OpenApiSpecVersionRow | null> {
   const [row] = await db.select().from(openapiSpecVersions).where(eq(openapiSpecVersions.id, id));
   return row ?? null;
+}
+
+/** The organization's specs of these slugs, in one statement. */
+export function findSpecsBySlugs(db: Db, organizationId: string, slugs: readonly string[]): Promise<OpenApiSpecRow[]> {
+  return db
+    .select()
+    .from(openapiSpecs)
+    .where(and(eq(openapiSpecs.organizationId, organizationId), inArray(openapiSpecs.slug, [...slugs])));
+}
+
+export function findVersions(db: Db, ids: readonly string[]): Promise<OpenApiSpecVersionRow[]> {
+  return ids.length ? db.select().from(openapiSpecVersions).where(inArray(openapiSpecVersions.id, [...ids])) : Promise.resolve([]);
 }

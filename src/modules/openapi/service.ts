@@ -8,7 +8,8 @@ import { getOrganization } from '../organizations/service';
 import type { OrganizationRow } from '../organizations/table';
 import { slugSchema, specCreateSchema, specPatchSchema, specPutSchema, type SpecCreateInput, type SpecPatchInput, type SpecPutInput } from './input';
 import { processSpec } from './processing';
-import { deleteSpecRow, findSpec, findSpecById, findVersion, insertSpec, insertVersion, listSpecRows, updateSpecRow } from './queries';
+import { specPages, specUnavailable, type GeneratedPages } from './pages';
+import { deleteSpecRow, findSpec, findSpecById, findSpecsBySlugs, findVersion, findVersions, insertSpec, insertVersion, listSpecRows, updateSpecRow } from './queries';
 import type { OpenApiSpecRow, OpenApiSpecVersionRow } from './table';
 
 export const PROCESS_TASK = 'openapi-process';
@@ -70,6 +71,7 @@ export async function createSpec(ctx: RequestContext, organizationId: string, in
   const organization = await readableOrganization(ctx, organizationId);
   await assertMayEdit(ctx, organization);
   const { slug, source } = parseInput(specCreateSchema, input);
+  ctx.jobs.assertRunning(PROCESS_TASK);
   const now = ctx.now();
   const row = await insertSpec(ctx.db, { id: newId(), organizationId: organization.id, slug, ...sourceColumns(source), processingState: 'pending', createdAt: now, updatedAt: now });
   if (!row) throw new ConflictError(`slug: an OpenAPI specification "${slug}" already exists in the organization; PUT .../openapi/${slug} updates it`, ['slug']);
@@ -83,6 +85,7 @@ export async function putSpec(ctx: RequestContext, organizationId: string, slug:
   await assertMayEdit(ctx, organization);
   parseInput(slugSchema, slug, ['slug']);
   const { source } = parseInput(specPutSchema, input);
+  ctx.jobs.assertRunning(PROCESS_TASK);
   const now = ctx.now();
   const existing = await findSpec(ctx.db, organization.id, slug);
   let row: OpenApiSpecRow | null;
@@ -122,6 +125,38 @@ export async function publishedSpecText(ctx: RequestContext, organizationId: str
   const row = await findSpec(ctx.db, organizationId, slug);
   if (!row || row.visibility !== 'public' || !row.lastVersionId) return null;
   return (await findVersion(ctx.db, row.lastVersionId))?.text ?? null;
+}
+
+/** What a page computed from a spec shows: the latest version's pages, or why there are none. */
+export type ComputedSpecPages = { state: 'ready'; versionId: string; pages: GeneratedPages } | { state: 'unavailable'; markdown: string };
+
+export const computedSpecKey = (slug: string, models: boolean) => `${slug}\u0000${models ? 'models' : ''}`;
+
+/**
+ * The pages of computed content built from the organization's specs, in two statements. No
+ * permission of its own: whoever reads the space reads what its pages show, as with any content.
+ */
+export async function computedSpecPages(ctx: RequestContext, organizationId: string, requests: readonly { slug: string; models: boolean }[]): Promise<Map<string, ComputedSpecPages>> {
+  const specs = await findSpecsBySlugs(ctx.db, organizationId, [...new Set(requests.map((r) => r.slug))]);
+  const bySlug = new Map(specs.map((s) => [s.slug, s]));
+  const versions = new Map((await findVersions(ctx.db, specs.map((s) => s.lastVersionId).filter((id): id is string => id !== null))).map((v) => [v.id, v]));
+  const out = new Map<string, ComputedSpecPages>();
+  for (const { slug, models } of requests) {
+    const spec = bySlug.get(slug);
+    const version = spec?.lastVersionId ? versions.get(spec.lastVersionId) : undefined;
+    let result: ComputedSpecPages;
+    if (version) result = { state: 'ready', versionId: version.id, pages: specPages(slug, version, { models }) };
+    else if (!spec) result = { state: 'unavailable', markdown: specUnavailable(slug, 'missing') };
+    else if (spec.lastProcessErrorCode) result = { state: 'unavailable', markdown: specUnavailable(slug, 'failed', `${spec.lastProcessErrorCode}${spec.lastProcessError ? ` (${spec.lastProcessError})` : ''}`) };
+    else result = { state: 'unavailable', markdown: specUnavailable(slug, 'pending') };
+    out.set(computedSpecKey(slug, models), result);
+  }
+  return out;
+}
+
+/** Whether the organization has a spec of this slug, for a page computed from it. */
+export async function specSlugExists(ctx: RequestContext, organizationId: string, slug: string): Promise<boolean> {
+  return (await findSpec(ctx.db, organizationId, slug)) !== null;
 }
 
 /**

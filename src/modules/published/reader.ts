@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import type { RequestContext } from '../../context/request-context';
 import { conditionHolds, type Claims } from '../../domain/conditions';
-import { allPagesOf, contentAt, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
+import { allPagesOf, contentAt, withComputedPages, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
 import { findPublishedSite, publishedSiteForHost, publishedUrl, sectionsInOrder, siteOfShareKey, siteTree, spacesOf, topLevel, type SiteTree } from '../sites/service';
 import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../sites/table';
 import { spaceById } from '../spaces/loaders';
 import { esc, markdownToHtml } from './html';
 import { renderMessage, renderPage, type Chrome, type NavLink, type SidebarItem } from './layout';
 import { customizationOf, existingPublishingAuth } from './settings';
+import { announceView, type ViewVisitor } from './views';
 
 export interface PublishedRequest {
   organizationId: string;
@@ -24,6 +25,8 @@ export interface PublishedRequest {
   query?: string;
   cookies: Record<string, string>;
   ifNoneMatch?: string;
+  /** Who is reading, for the integrations' view events. */
+  visitor?: ViewVisitor;
 }
 
 export type PublishedAnswer =
@@ -151,7 +154,7 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   if (!place) return notFound();
   const space = await spaceById(ctx).load(place.variant.spaceId);
   if (!space || space.deletedAt) return notFound(base);
-  const content = await contentAt(ctx, space, space.revisionId);
+  const content = await withComputedPages(ctx, await contentAt(ctx, space, space.revisionId));
 
   if (filesAt >= 0) {
     const found = await fileBytes(ctx, content, req.segments[filesAt + 1] ?? '');
@@ -167,6 +170,10 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const entry = place.pagePath ? content.tree.byPath.get(place.pagePath) : pages[0] && content.tree.byId.get(pages[0].data.id);
   if (!entry || entry.page.data.type !== 'document') return notFound(base);
 
+  if (req.visitor) {
+    const view = { organizationId: site.organizationId, siteId: site.id, siteSpaceId: place.variant.id, spaceId: space.id, pageId: entry.page.data.id, url: req.url, visitor: req.visitor };
+    await announceView(ctx, view);
+  }
   const customization = await customizationOf(ctx, site.id);
   const theme = themeOf(req.theme, customization.settings);
   const etag = `"${createHash('sha1')
@@ -330,7 +337,7 @@ async function sitemap(ctx: RequestContext, site: SiteRow, tree: SiteTree, base:
       if (variant.condition) continue;
       const space = await spaceById(ctx).load(variant.spaceId);
       if (!space || space.deletedAt) continue;
-      const content = await contentAt(ctx, space, space.revisionId);
+      const content = await withComputedPages(ctx, await contentAt(ctx, space, space.revisionId));
       const prefix = [section && section.id !== defaultSection?.id ? section.path : null, variant.id === defaultId ? null : variant.path].filter(Boolean).join('/');
       for (const page of documents(content)) {
         if (page.data.hidden || page.data.noIndex) continue;

@@ -57,8 +57,14 @@ function decodedSegments(pathname: string): string[] {
     .filter(Boolean);
 }
 
-function readerRequest(request: Request, url: URL, segments: string[]) {
+function readerRequest(request: Request, url: URL, segments: string[], ip = '') {
   return {
+    visitor: {
+      ip,
+      userAgent: request.headers.get('user-agent') ?? '',
+      referrer: request.headers.get('referer') ?? '',
+      ...(request.headers.get('accept-language') ? { language: request.headers.get('accept-language')!.split(',')[0]!.trim() } : {}),
+    },
     segments,
     url: url.toString(),
     shareKey: url.searchParams.get('shareKey') ?? undefined,
@@ -71,16 +77,16 @@ function readerRequest(request: Request, url: URL, segments: string[]) {
 }
 
 /** GET /sites/<organization>/<basename or id>/...: a published site's pages, files, sitemap and robots rules. */
-export async function servePublishedSite(ctx: RequestContext, request: Request): Promise<Response> {
+export async function servePublishedSite(ctx: RequestContext, request: Request, ip?: string): Promise<Response> {
   const url = new URL(request.url);
   const [, organizationId = '', siteName = '', ...segments] = decodedSegments(url.pathname);
-  return respond(await readPublished(ctx, { organizationId, siteName, ...readerRequest(request, url, segments) }));
+  return respond(await readPublished(ctx, { organizationId, siteName, ...readerRequest(request, url, segments, ip) }));
 }
 
 /** A request for another host: the published site a proxy or an organization's hostname points here; null when none. */
-export async function servePublishedHost(ctx: RequestContext, request: Request): Promise<Response | null> {
+export async function servePublishedHost(ctx: RequestContext, request: Request, ip?: string): Promise<Response | null> {
   const url = new URL(request.url);
-  const answer = await readPublishedByHost(ctx, request.headers.get('x-forwarded-host') ?? url.host, readerRequest(request, url, decodedSegments(url.pathname)));
+  const answer = await readPublishedByHost(ctx, request.headers.get('x-forwarded-host') ?? url.host, readerRequest(request, url, decodedSegments(url.pathname), ip));
   return answer ? respond(answer) : null;
 }
 

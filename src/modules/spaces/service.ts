@@ -25,6 +25,7 @@ import { spaceCreateSchema, spaceUpdateSchema, type SpaceCreateInput, type Space
 import { spaceById } from './loaders';
 import type { SpaceVisibility } from '../../domain/spaces';
 import { spaces, type SpaceRow } from './table';
+import { emitIntegrationEvent } from '../integrations/queries';
 
 /** How long a deleted space can be restored before it is purged for good. */
 export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -233,7 +234,14 @@ export async function updateSpace(ctx: RequestContext, id: string, input: SpaceU
     .set({ ...rest, ...looks, updatedAt: ctx.now() })
     .where(eq(spaces.id, row.id))
     .returning();
+  await announceVisibility(ctx, row, updated!);
   return changed(ctx, updated);
+}
+
+/** `space_visibility_updated` for the integrations given the space, when its visibility changed. */
+async function announceVisibility(ctx: RequestContext, before: SpaceRow, after: SpaceRow): Promise<void> {
+  if (before.visibility === after.visibility) return;
+  await emitIntegrationEvent(ctx.db, ctx.jobs, { organizationId: after.organizationId, spaceId: after.id }, { type: 'space_visibility_updated', previousVisibility: before.visibility, visibility: after.visibility });
 }
 
 /**
@@ -318,6 +326,7 @@ export async function moveSpace(ctx: RequestContext, id: string, input: MoveInpu
     const [updated] = await tx.update(spaces).set({ parentId, position, visibility, updatedAt: ctx.now() }).where(eq(spaces.id, row.id)).returning();
     return updated;
   });
+  await announceVisibility(ctx, row, moved!);
   return changed(ctx, moved);
 }
 

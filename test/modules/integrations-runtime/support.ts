@@ -35,9 +35,9 @@ function cliBuildOptions(entry: string, mode: 'production' | 'development'): Bui
   };
 }
 
-/** The ES module bundle of `test/fixtures/integrations/<name>/src/index.js`. */
-export async function bundleFixture(name: string, mode: 'production' | 'development' = 'production'): Promise<string> {
-  const result = await build(cliBuildOptions(resolve(FIXTURES, name, 'src/index.js'), mode));
+/** The ES module bundle of `test/fixtures/integrations/<name>/src/index.js` (or another entry of that folder). */
+export async function bundleFixture(name: string, mode: 'production' | 'development' = 'production', entry = 'index.js'): Promise<string> {
+  const result = await build(cliBuildOptions(resolve(FIXTURES, name, 'src', entry), mode));
   return result.outputFiles!.find((f) => f.path.endsWith('.js'))!.text;
 }
 

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
@@ -15,6 +15,8 @@ export const FIXTURES = resolve(import.meta.dirname, '../../fixtures/integration
 
 export interface Cli {
   run(args: string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<{ stdout: string; stderr: string }>;
+  /** Starts a command that keeps running (`gitbook tail`); the caller kills it. */
+  start(args: string[], options?: { cwd?: string }): ChildProcess;
   dispose(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function gitbookCli(): Promise<Cli> {
   const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: resolve(home, '.config'), TMPDIR: home, NO_COLOR: '1' };
   return {
     run: (args, options = {}) => run(BIN, args, { cwd: options.cwd ?? home, env: { ...env, ...options.env }, timeout: 60_000 }),
+    start: (args, options = {}) => spawn(BIN, args, { cwd: options.cwd ?? home, env, stdio: ['ignore', 'pipe', 'pipe'] }),
     dispose: () => rm(home, { recursive: true, force: true }),
   };
 }

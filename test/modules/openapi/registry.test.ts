@@ -191,3 +191,20 @@ describe('the API', () => {
     }
   });
 });
+
+describe('without a job queue', () => {
+  it('answers 503 before writing anything, so no spec is left pending forever', async () => {
+    const bare = await startTestApp();
+    try {
+      const org = await buildOrganization(bare.db, 'Queueless');
+      const path = `/v1/orgs/${org.organizationId}/openapi`;
+      const created = await bare.rest('POST', path, { token: org.admin.token, body: { slug: 'pets', source: { text: PETSTORE } } });
+      expect(created.status).toBe(503);
+      expect(created.body.error.message).toMatch(/job queue is not running/);
+      expect((await bare.rest('PUT', `${path}/pets`, { token: org.admin.token, body: { source: { text: PETSTORE } } })).status).toBe(503);
+      expect((await bare.rest('GET', path, { token: org.admin.token })).body.items).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -57,6 +57,15 @@ const pagePayload = (description: string) => ({
 const EDIT_RULES =
   "Needs the edit role on the space, which must not be locked. Writes a new revision and makes it the space's current one (or the change request's, when one is named); concurrent edits are all kept.";
 
+const PageComputedSourceInput = builder.inputType('PageComputedSourceInput', {
+  description:
+    "Where a computed page comes from: an OpenAPI specification of the space's organization. Readers see it as a page with one subpage per tag of the specification's latest version, recomputed when a new version is processed.",
+  fields: (t) => ({
+    openapiSpec: t.string({ required: true, description: 'Slug of the OpenAPI specification.' }),
+    models: t.boolean({ description: 'Add a page listing the specification\'s models (schemas).' }),
+  }),
+});
+
 defineMutation('pageCreate', {
   description: `Creates a page in a space's content. ${EDIT_RULES}`,
   input: (t) => ({
@@ -72,11 +81,14 @@ defineMutation('pageCreate', {
     markdown: t.string({ description: 'Body of a document page, in markdown.' }),
     href: t.string({ description: 'Where a link page points: a URL, or the REST id of a page of the space.' }),
     hidden: t.boolean({ description: 'Leave it out of the navigation.' }),
+    computed: t.field({ type: PageComputedSourceInput, description: 'The source of a computed page; required with type COMPUTED, refused otherwise.' }),
   }),
   fields: PAGE_FIELDS,
   payload: pagePayload('The new page.'),
   resolve: async ({ spaceId, changeRequestId, parentId, position: at, type, ...rest }, ctx) => {
-    const input = { ...rest, type, parent: pageIdOf(parentId), position: position(at) } as PageCreateInput;
+    const { computed, ...fields } = rest;
+    const source = computed ? { openapiSpec: computed.openapiSpec, ...(computed.models != null ? { models: computed.models } : {}) } : undefined;
+    const input = { ...fields, type, computed: source, parent: pageIdOf(parentId), position: position(at) } as PageCreateInput;
     for (const key of Object.keys(input) as (keyof PageCreateInput)[]) if (input[key] === null || input[key] === undefined) delete input[key];
     const { entry, ...content } = await createPage(ctx, spaceId.id, input, await editTarget(ctx, spaceId.id, changeRequestId));
     return { page: { ...content, entry }, revision: content };

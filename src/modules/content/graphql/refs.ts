@@ -33,8 +33,8 @@ export const PageTypeEnum = builder.enumType('PageType', {
   values: enumValues(PAGE_TYPES, (type) => PAGE_TYPE_DESCRIPTIONS[type]),
 });
 
-/** The page types an editor creates; computed pages come from their source. */
+/** The page types an editor creates; a computed one names its source. */
 export const NewPageTypeEnum = builder.enumType('NewPageType', {
   description: 'What a new page is.',
-  values: enumValues(['document', 'group', 'link'] as const, (type) => PAGE_TYPE_DESCRIPTIONS[type]),
+  values: enumValues(['document', 'group', 'link', 'computed'] as const, (type) => PAGE_TYPE_DESCRIPTIONS[type]),
 });

@@ -93,7 +93,7 @@ builder.node(SpaceRef, {
 });
 
 /** One connection type for the spaces of an organization and of a collection. */
-const SpaceConnection = builder.connectionObject(
+export const SpaceConnection = builder.connectionObject(
   { type: SpaceRef, name: 'SpaceConnection', description: 'A page of spaces.', fields: totalCountField },
   { name: 'SpaceEdge', description: 'A space in a page, with its cursor.' },
 );

@@ -1,0 +1,77 @@
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { defineMutation } from '../../../graphql/mutation';
+import { IntegrationRef } from '../../integrations/graphql/refs';
+import { getIntegrationById } from '../../integrations/service';
+import { OrganizationRef } from '../../organizations/graphql/refs';
+import { SpaceRef } from '../../spaces/graphql/refs';
+import { getInstallationById, installIntegration, setInstallationSpaces, uninstallIntegration, updateInstallation } from '../service';
+import { InstallationRef, SelectionEnum } from './refs';
+
+const installation = (description: string) => ({ installation: { type: InstallationRef, description } });
+
+defineMutation('integrationInstall', {
+  description:
+    'Installs an integration on an organization, which then gets an `installation_setup` event. Takes an admin of the organization; ' +
+    'a private integration installs only on the organization that publishes it. It gets no space until given some.',
+  input: (t) => ({
+    integrationId: t.globalID({ for: IntegrationRef, required: true, description: 'The integration.' }),
+    organizationId: t.globalID({ for: OrganizationRef, required: true, description: 'The organization to install it on.' }),
+  }),
+  fields: { organization: 'organizationId' },
+  payload: installation('The new installation.'),
+  resolve: async ({ integrationId, organizationId }, ctx) => {
+    const integration = await getIntegrationById(ctx, integrationId.id);
+    return { installation: await installIntegration(ctx, integration.name, { organization: organizationId.id }) };
+  },
+});
+
+defineMutation('integrationInstallationUpdate', {
+  description: "Changes an installation's settings, which spaces and sites it acts on, and its external ids; the integration gets an `installation_setup` event. Takes an admin of its organization.",
+  inputDescription: 'Input of integrationInstallationUpdate. Absent fields stay as they are.',
+  input: (t) => ({
+    installationId: t.globalID({ for: InstallationRef, required: true, description: 'The installation.' }),
+    configuration: t.field({ type: 'JSON', description: "Its new settings, an object in the shape of the integration's `account` configuration schema." }),
+    spaceSelection: t.field({ type: SelectionEnum, description: 'Whether it acts on every space of the organization or only on those it was given.' }),
+    siteSelection: t.field({ type: SelectionEnum, description: 'Whether it acts on every site of the organization or only on those it was given.' }),
+    externalIds: t.stringList({ description: 'Ids the integration gives it in other systems: at most 5, each at most 200 characters.' }),
+  }),
+  fields: { space_selection: 'spaceSelection', site_selection: 'siteSelection' },
+  payload: installation('The installation after the change.'),
+  resolve: async ({ installationId, configuration, spaceSelection, siteSelection, externalIds }, ctx) => {
+    const found = await getInstallationById(ctx, installationId.id);
+    const input = {
+      ...(configuration != null ? { configuration: configuration as Record<string, unknown> } : {}),
+      ...(spaceSelection != null ? { space_selection: spaceSelection } : {}),
+      ...(siteSelection != null ? { site_selection: siteSelection } : {}),
+      ...(externalIds != null ? { externalIds } : {}),
+    };
+    return { installation: await updateInstallation(ctx, found.integration.name, found.installation.id, input) };
+  },
+});
+
+defineMutation('integrationInstallationSpacesSet', {
+  description:
+    'Gives an installation exactly these spaces of its organization: those missing are added, those left out taken away, each change an event for the integration. ' +
+    'Its token then reaches these spaces (with `spaceSelection: SELECTED`). Takes an admin of its organization; a space you cannot see, or of another organization, refuses the whole set.',
+  input: (t) => ({
+    installationId: t.globalID({ for: InstallationRef, required: true, description: 'The installation.' }),
+    spaceIds: t.globalIDList({ for: SpaceRef, required: true, description: 'Every space it should have, at most 1000; an empty list takes them all away.' }),
+  }),
+  fields: { spaces: 'spaceIds' },
+  payload: installation('The installation, with its spaces after the change.'),
+  resolve: async ({ installationId, spaceIds }, ctx) => {
+    const found = await getInstallationById(ctx, installationId.id);
+    return { installation: await setInstallationSpaces(ctx, found.integration.name, found.installation.id, { spaces: spaceIds.map((s) => s.id) }) };
+  },
+});
+
+defineMutation('integrationUninstall', {
+  description: 'Uninstalls an integration from an organization: the installation, its spaces and its tokens go, and the integration gets an `installation_deleted` event. Takes an admin of the organization.',
+  input: (t) => ({ installationId: t.globalID({ for: InstallationRef, required: true, description: 'The installation.' }) }),
+  payload: { deletedInstallationId: { type: 'ID', description: 'Global id of the installation removed.' } },
+  resolve: async ({ installationId }, ctx) => {
+    const found = await getInstallationById(ctx, installationId.id);
+    await uninstallIntegration(ctx, found.integration.name, found.installation.id);
+    return { deletedInstallationId: encodeGlobalID('IntegrationInstallation', found.installation.id) };
+  },
+});

@@ -1,0 +1,13 @@
+import { builder } from '../../../graphql/builder';
+import type { InstallationRow, IntegrationEventRow } from '../../integrations/table';
+
+export const InstallationRef = builder.objectRef<InstallationRow>('IntegrationInstallation');
+export const IntegrationEventRef = builder.objectRef<IntegrationEventRow>('IntegrationEvent');
+
+export const SelectionEnum = builder.enumType('IntegrationSelection', {
+  description: 'Which spaces (or sites) of its organization an installation acts on.',
+  values: {
+    ALL: { value: 'all' as const, description: 'Every one.' },
+    SELECTED: { value: 'selected' as const, description: 'Only those it was given.' },
+  },
+});
