@@ -60,7 +60,8 @@ const EXCEPTIONS: { reason: string; tables: string[]; statement: RegExp }[] = [
   {
     reason: "an integration's publisher lists its installations, space and site installations in every organization that installed it: integrations are global",
     tables: ['integration_installations', 'integration_site_installations', 'integration_space_installations'],
-    statement: /from "integration_(site_|space_)?installations" where "integration_(site_|space_)?installations"\."integration_id" = \$\d+ order by/,
+    // One integration by REST, a page of integrations' installations at once in GraphQL.
+    statement: /from "integration_(site_|space_)?installations"\s+where \(?"integration_(site_|space_)?installations"\."integration_id" = (\$\d+ order by|any\(\$\d+::text\[\]\)|parent\.id)/,
   },
   {
     reason: 'the hourly purge-deleted-spaces job deletes, in every organization, the spaces whose restore window is over',

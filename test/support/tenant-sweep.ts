@@ -116,6 +116,7 @@ export async function buildTenant(t: TestApp, acme: OrgFixture, engine: Translat
   await as('POST', '/v1/integrations/acme-notes', { organization: acme.organizationId, title: 'Notes', description: '', scopes: ['space:content:read'], script, visibility: 'private' });
   const installation = await as('POST', '/v1/integrations/acme-notes/installations', { organization: acme.organizationId });
   await as('POST', `/v1/integrations/acme-notes/installations/${installation.id}/spaces`, { space });
+  await as('POST', `/v1/integrations/acme-notes/installations/${installation.id}/sites`, { siteId: site.id });
   const integrationToken = (await as('POST', `/v1/integrations/acme-notes/installations/${installation.id}/tokens`)).token;
   expect((await t.rest('GET', `/v1/spaces/${space}/content`, { token: integrationToken })).status).toBe(200);
   const events = await as('GET', '/v1/integrations/acme-notes/events');
