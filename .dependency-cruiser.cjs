@@ -48,7 +48,8 @@ const allow = (from, ...to) => ({ from: { path: L[from] }, to: any(...to) });
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'Import cycles, at any level, type-only ones included.', from: {}, to: { circular: true } },
-    { name: 'no-orphans', severity: 'error', comment: 'A file nothing imports is dead code.', from: { orphan: true, pathNot: ['^src/main\\.ts$', '^src/cli/main\\.ts$', '^src/graphql/print\\.ts$', '\\.d\\.ts$'] }, to: {} },
+    // src/db/tenancy.ts is the schema's tenancy map: data the tests check every statement against.
+    { name: 'no-orphans', severity: 'error', comment: 'A file nothing imports is dead code.', from: { orphan: true, pathNot: ['^src/main\\.ts$', '^src/cli/main\\.ts$', '^src/graphql/print\\.ts$', '^src/db/tenancy\\.ts$', '\\.d\\.ts$'] }, to: {} },
     {
       name: 'no-sql-in-adapters',
       severity: 'error',

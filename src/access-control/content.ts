@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, param, sql } from 'drizzle-orm';
+import { and, eq, exists, or, param, sql } from 'drizzle-orm';
 import { anyOf } from '../db/any';
 import { defineLoader } from '../db/loader';
 import { resolveContentRole, type ContentLink } from '../domain/permissions';
@@ -63,7 +63,8 @@ const grantsForUser = defineLoader<string, Role[]>('grantsForUser', async (db, k
           or(anyOf(contentGrants.spaceId, ids.space), anyOf(contentGrants.collectionId, ids.collection)),
           or(
             eq(contentGrants.userId, userId),
-            inArray(contentGrants.teamId, db.select({ id: teamMembers.teamId }).from(teamMembers).where(eq(teamMembers.userId, userId))),
+            // By the team member's key: the user's teams of the grant's organization, not of all of them.
+            exists(db.select({ one: sql`1` }).from(teamMembers).where(and(eq(teamMembers.teamId, contentGrants.teamId), eq(teamMembers.userId, userId)))),
           ),
         ),
       );

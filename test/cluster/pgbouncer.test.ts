@@ -1,8 +1,8 @@
 /**
  * Quire behind PgBouncer 1.18 in transaction mode, on a private PostgreSQL cluster: the driver's
  * prepared statements break there, `DATABASE_POOLED` (inferred from `DATABASE_DIRECT_URL`) turns
- * them off, and LISTEN (the session cache's invalidation across instances), the migration lock and
- * the job queue keep working with the direct URL beside it.
+ * them off, and LISTEN (the session cache's invalidation and comment subscriptions across
+ * instances), the migration lock and the job queue keep working with the direct URL beside it.
  */
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +10,11 @@ import postgres from 'postgres';
 import { openDatabase, postgresOptions } from '../../src/db/client';
 import { startPrivateCluster, type PrivateCluster } from '../faults/pg-cluster';
 import { startServerProcess, type StartedServer } from '../faults/server-process';
+import { gid } from '../support/doors';
 import { buildMember, buildOrganization, type OrgFixture } from '../support/factories';
 import { startPgBouncer, type Proxy } from './proxies';
 import { clusterBinaries, waitFor } from './require';
+import { openSubscription } from './subscription';
 
 const bin = clusterBinaries('test/cluster/pgbouncer.test.ts');
 
@@ -142,5 +144,62 @@ describe.skipIf(!bin)('PgBouncer in transaction mode', { timeout: 120_000 }, () 
     const removed = await fetch(`${a.url}${path}/members/${member.userId}`, { method: 'DELETE', headers: { authorization: `Bearer ${acme.admin.token}` } });
     expect(removed.status).toBe(204);
     await waitFor('instance b to refuse the removed member', async () => (await read(member.token)).status === 404, 5_000);
+  });
+
+  /** A GraphQL request to one instance; its answer must carry no error. */
+  async function graphql(server: StartedServer, query: string, variables: Record<string, unknown> = {}) {
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${acme.admin.token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = await res.json();
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    return body.data;
+  }
+
+  const PAGE_CREATE = `mutation ($input: PageCreateInput!) { pageCreate(input: $input) { userErrors { message } page { title } } }`;
+
+  it('serves spaces, pages, change requests and comments, each step on the other instance', async () => {
+    const [a, b] = servers;
+    const api = (server: StartedServer) => new GitBookAPI({ endpoint: server.url, authToken: acme.admin.token });
+    const { data: space } = await api(a).orgs.createSpace(acme.organizationId, { title: 'Pooled space' });
+    const created = await graphql(b, PAGE_CREATE, { input: { spaceId: gid('Space', space.id), title: 'Welcome', markdown: 'Hello through PgBouncer.' } });
+    expect(created.pageCreate).toEqual({ userErrors: [], page: { title: 'Welcome' } });
+    expect((await api(a).spaces.listPages(space.id)).data.pages.map((p) => p.title)).toEqual(['Welcome']);
+
+    const { data: cr } = await api(b).spaces.createChangeRequest(space.id, { subject: 'Pooled edits' });
+    await graphql(a, PAGE_CREATE, { input: { spaceId: gid('Space', space.id), changeRequestId: gid('ChangeRequest', cr.id), title: 'Reviewed', markdown: 'Added in review.' } });
+    expect((await api(b).spaces.listPagesInChangeRequest(space.id, cr.id)).data.pages.map((p) => p.title)).toEqual(['Welcome', 'Reviewed']);
+    expect((await api(a).spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe('merge');
+    expect((await api(b).spaces.listPages(space.id)).data.pages.map((p) => p.title)).toEqual(['Welcome', 'Reviewed']);
+
+    const { data: comment } = await api(a).spaces.postCommentInSpace(space.id, { body: { markdown: 'Pooled remark' } });
+    await api(b).spaces.postCommentReplyInSpace(space.id, comment.id, { body: { markdown: 'Pooled reply' } });
+    const { data: comments } = await api(a).spaces.listCommentsInSpace(space.id);
+    expect(comments.items.map((c) => [c.id, c.replies])).toEqual([[comment.id, 1]]);
+    const read = await graphql(b, `query ($id: ID!) { node(id: $id) { ... on Space { title changeRequests(status: MERGED) { edges { node { subject } } } comments { totalCount } } } }`, { id: gid('Space', space.id) });
+    expect(read.node).toEqual({ title: 'Pooled space', changeRequests: { edges: [{ node: { subject: 'Pooled edits' } }] }, comments: { totalCount: 1 } });
+  });
+
+  it('delivers a comment posted through one instance to a commentEvents subscriber of the other (NOTIFY pooled, LISTEN direct)', async () => {
+    const [a, b] = servers;
+    const api = new GitBookAPI({ endpoint: a.url, authToken: acme.admin.token });
+    const { data: space } = await api.orgs.createSpace(acme.organizationId, { title: 'Live space' });
+    const direct = postgres(cluster.url, { max: 1, onnotice: () => {} });
+    const sub = await openSubscription(b.url, acme.admin.token, `subscription ($space: ID!) { commentEvents(spaceId: $space) { kind commentId comment { markdown } } }`, { space: gid('Space', space.id) });
+    try {
+      expect(sub.status).toBe(200);
+      // Instance b subscribes to the channel on its direct connection when the first subscriber comes.
+      const listening = async () => (await direct`select count(*)::int as n from pg_stat_activity where state = 'idle' and query ilike 'listen %quire_comments%'`)[0].n === 1;
+      await waitFor('instance b to LISTEN for comment events', listening);
+      const { data: posted } = await api.spaces.postCommentInSpace(space.id, { body: { markdown: 'Heard on the other side' } });
+      expect((await sub.next()).data.commentEvents).toEqual({ kind: 'ADDED', commentId: posted.id, comment: { markdown: 'Heard on the other side' } });
+      await api.spaces.postCommentReplyInSpace(space.id, posted.id, { body: { markdown: 'A reply' } });
+      expect((await sub.next()).data.commentEvents).toMatchObject({ kind: 'REPLIED', commentId: posted.id });
+    } finally {
+      await sub.close();
+      await direct.end({ timeout: 5 });
+    }
   });
 });

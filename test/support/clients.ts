@@ -4,6 +4,7 @@ import { listen } from '../../src/app/server';
 import { startSessionCache, type SessionCache } from '../../src/auth/sessions';
 import { JobQueue } from '../../src/jobs/queue';
 import { NotificationHub } from '../../src/db/notification-hub';
+import type { StatementCounter } from '../../src/db/client';
 import { createTestDatabase, type TestDatabase } from './db';
 import { validateResponse } from './openapi';
 
@@ -41,13 +42,15 @@ export interface TestAppOptions {
    * the app, for tests of actions that send jobs. Off by default: its polling adds statements.
    */
   jobs?: boolean;
+  /** The drizzle logger of the app's queries, e.g. a `StatementLog` to read what the server ran. */
+  statements?: StatementCounter;
 }
 
 export const TEST_ORIGIN = 'http://quire.test';
 
 /** `config` overrides the test server's settings (HTTP policies, public URL). */
 export async function startTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.statements);
   const clock: { now: Date | null } = { now: null };
   const config: Config = { port: 0, publicUrl: TEST_ORIGIN, appUrl: TEST_ORIGIN, dataDir: '', ...overrides };
   // The session cache of a real server, so tests see what a repeat caller sees.

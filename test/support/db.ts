@@ -9,9 +9,11 @@ export interface TestDatabase extends Database {
   url?: string;
 }
 
-/** A fresh, migrated database for one test file: a clone of the template on PostgreSQL, PGlite otherwise. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const counter = new StatementCounter();
+/**
+ * A fresh, migrated database for one test file: a clone of the template on PostgreSQL, PGlite
+ * otherwise. `counter` is the drizzle logger of the app's queries (a `StatementLog` keeps their text).
+ */
+export async function createTestDatabase(counter: StatementCounter = new StatementCounter()): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const database = await openDatabase({ counter, migrate: true });
@@ -33,4 +35,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.end();
     },
   };
+}
+
+/** The app's statements as drizzle sends them, text and parameters, besides their count. */
+export class StatementLog extends StatementCounter {
+  readonly statements: { sql: string; params: unknown[] }[] = [];
+  override logQuery(sql = '', params: unknown[] = []): void {
+    super.logQuery();
+    this.statements.push({ sql, params });
+  }
 }

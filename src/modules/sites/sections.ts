@@ -139,10 +139,9 @@ export async function updateSection(ctx: RequestContext, organizationId: string,
     throw new ValidationError(`defaultSiteSpace: no site space ${changes.defaultSiteSpace} in this section`, ['defaultSiteSpace']);
   }
   const { defaultSiteSpace, ...rest } = changes;
-  await ctx.db
-    .update(siteSections)
-    .set({ ...rest, ...(defaultSiteSpace !== undefined ? { defaultSiteSpaceId: defaultSiteSpace } : {}) })
-    .where(eq(siteSections.id, section.id));
+  const set = { ...rest, ...(defaultSiteSpace !== undefined ? { defaultSiteSpaceId: defaultSiteSpace } : {}) };
+  // An update naming no change leaves the section as it is (drizzle refuses an empty SET).
+  if (Object.values(set).some((v) => v !== undefined)) await ctx.db.update(siteSections).set(set).where(eq(siteSections.id, section.id));
   const after = await reread(ctx, site);
   return sectionView(ctx, after, findSection(after, section.id));
 }
@@ -185,7 +184,7 @@ export async function updateSectionGroup(ctx: RequestContext, organizationId: st
   const site = await manageableSite(ctx, organizationId, siteId);
   const group = findGroup(await loadTree(ctx.db, site), groupId);
   const changes = parseInput(sectionGroupUpdateSchema, input);
-  await ctx.db.update(siteSectionGroups).set(changes).where(eq(siteSectionGroups.id, group.id));
+  if (Object.values(changes).some((v) => v !== undefined)) await ctx.db.update(siteSectionGroups).set(changes).where(eq(siteSectionGroups.id, group.id));
   const after = await reread(ctx, site);
   return groupView(ctx, after, findGroup(after, group.id));
 }

@@ -72,4 +72,13 @@ describe('sites through GraphQL', () => {
     const bad = await mutations(() => t, { token: () => acme.admin.token }).mutate('siteAdaptiveSchemaSet', { siteId: site.id, jsonSchema: { type: 'objekt' } });
     expect(JSON.stringify(bad)).toMatch(/not a valid JSON Schema/);
   });
+
+  it('updates naming no change answer the section and the group as they are', async () => {
+    const space = await newSpace({ title: 'Unchanged' });
+    const { site } = await succeed('siteCreate', { organizationId: gid('Organization', acme.organizationId), title: 'Quiet site' }, 'site { id }');
+    const { section } = await succeed('siteSectionAdd', { siteId: site.id, spaceId: gid('Space', space.id), title: 'Kept' }, 'section { id }');
+    const { group } = await succeed('siteSectionGroupAdd', { siteId: site.id, title: 'Shelf', sectionIds: [section.id] }, 'group { id }');
+    expect((await succeed('siteSectionUpdate', { sectionId: section.id }, 'section { title }')).section).toEqual({ title: 'Kept' });
+    expect((await succeed('siteSectionGroupUpdate', { groupId: group.id }, 'group { title }')).group).toEqual({ title: 'Shelf' });
+  });
 });
