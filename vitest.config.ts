@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -14,5 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest leaves a core free by default: one worker on a 2-core machine. Files spend much of their
+    // time waiting on PostgreSQL or child processes, so two workers there finish a third sooner.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
