@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../domain/erro
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { changesBetween, contentAt, withComputedPages, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
+import { assertContentReadable, changesBetween, contentAt, withComputedPages, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../spaces/table';
 import { currentRevisionId } from '../spaces/queries';
@@ -148,7 +148,7 @@ export async function updateChangeRequest(ctx: RequestContext, spaceId: string, 
 /** The content of the change request: its current revision. */
 export async function changeRequestContent(ctx: RequestContext, spaceId: string, reference: string, query: RevisionReadInput = {}): Promise<SpaceContent & { changeRequest: ChangeRequestRow }> {
   const { space, row } = await getChangeRequest(ctx, spaceId, reference);
-  await ctx.authz.assert('space:readContent', space, 'This token may see the space but not read its content: that takes the space:content:read scope');
+  await assertContentReadable(ctx, space);
   const { computed } = parseInput(revisionReadSchema, query);
   const content = await contentAt(ctx, space, row.revisionId);
   return { ...(computed === 'false' ? content : await withComputedPages(ctx, content)), changeRequest: row };

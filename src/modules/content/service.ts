@@ -77,10 +77,15 @@ export async function getContent(ctx: RequestContext, spaceId: string, query: Re
 
 const CONTENT_SCOPE_MESSAGE = 'This token may see the space but not read its content: that takes the space:content:read scope';
 
-/** A space whose content the viewer may read: seeing the space is not always enough (an installation with metadata scopes only). */
+/** Refuses a viewer who may see the space but not read its content (an installation with metadata scopes only). */
+export function assertContentReadable(ctx: RequestContext, space: SpaceRow): Promise<void> {
+  return ctx.authz.assert('space:readContent', space, CONTENT_SCOPE_MESSAGE);
+}
+
+/** A space whose content the viewer may read. */
 async function contentReadableSpace(ctx: RequestContext, spaceId: string): Promise<SpaceRow> {
   const space = await getSpace(ctx, spaceId);
-  await ctx.authz.assert('space:readContent', space, CONTENT_SCOPE_MESSAGE);
+  await assertContentReadable(ctx, space);
   return space;
 }
 

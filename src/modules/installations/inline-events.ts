@@ -1,7 +1,7 @@
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError, UpstreamError, ValidationError } from '../../domain/errors';
-import { recordEvent } from '../integrations/queries';
+import { installationGiven, recordEvent } from '../integrations/queries';
 import { decodeRenderRequest, validateContentKitTree, type RenderRequest } from '../integrations/runtime/render';
 import { findIntegrationForEndpoint, getIntegration } from '../integrations/service';
 import { integrationInstallations, type InstallationRow, type IntegrationRow } from '../integrations/table';
@@ -31,15 +31,10 @@ interface RenderScope {
  */
 async function activeInstallation(ctx: RequestContext, integration: IntegrationRow, organizationId: string, scope: { spaceId?: string; siteId?: string }): Promise<InstallationRow | null> {
   const i = integrationInstallations;
-  const given = scope.spaceId
-    ? or(eq(i.spaceSelection, 'all'), sql`exists (select 1 from integration_space_installations s where s.installation_id = ${i.id} and s.space_id = ${scope.spaceId})`)
-    : scope.siteId
-      ? or(eq(i.siteSelection, 'all'), sql`exists (select 1 from integration_site_installations s where s.installation_id = ${i.id} and s.site_id = ${scope.siteId})`)
-      : undefined;
   const [row] = await ctx.db
     .select()
     .from(i)
-    .where(and(eq(i.integrationId, integration.id), eq(i.organizationId, organizationId), eq(i.status, 'active'), given));
+    .where(and(eq(i.integrationId, integration.id), eq(i.organizationId, organizationId), eq(i.status, 'active'), installationGiven(scope)));
   return row ?? null;
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { JobSender } from '../../context/request-context';
 import type { Db } from '../../db/client';
 import { newId } from '../../lib/ids';
@@ -41,6 +41,14 @@ export async function recordEvent(
   return id;
 }
 
+/** Installations given the space or site (all of them, or this one among those selected); no condition without either. */
+export function installationGiven(scope: { spaceId?: string; siteId?: string }): SQL | undefined {
+  const i = integrationInstallations;
+  if (scope.spaceId) return or(eq(i.spaceSelection, 'all'), sql`exists (select 1 from integration_space_installations s where s.installation_id = ${i.id} and s.space_id = ${scope.spaceId})`);
+  if (scope.siteId) return or(eq(i.siteSelection, 'all'), sql`exists (select 1 from integration_site_installations s where s.installation_id = ${i.id} and s.site_id = ${scope.siteId})`);
+  return undefined;
+}
+
 /**
  * The fan-out of a space or site event: one event per active installation concerned (those given
  * the space or site, or all of the organization's). One statement on the organization's index
@@ -48,15 +56,10 @@ export async function recordEvent(
  */
 export async function emitIntegrationEvent(db: Db, jobs: JobSender, scope: EventScope, body: Record<string, unknown> & { type: string }): Promise<number> {
   const i = integrationInstallations;
-  const given = scope.spaceId
-    ? or(eq(i.spaceSelection, 'all'), sql`exists (select 1 from integration_space_installations s where s.installation_id = ${i.id} and s.space_id = ${scope.spaceId})`)
-    : scope.siteId
-      ? or(eq(i.siteSelection, 'all'), sql`exists (select 1 from integration_site_installations s where s.installation_id = ${i.id} and s.site_id = ${scope.siteId})`)
-      : undefined;
   const rows = await db
     .select({ id: i.id, integrationId: i.integrationId })
     .from(i)
-    .where(and(eq(i.organizationId, scope.organizationId), eq(i.status, 'active'), given));
+    .where(and(eq(i.organizationId, scope.organizationId), eq(i.status, 'active'), installationGiven(scope)));
   for (const row of rows) await recordEvent(db, jobs, { integrationId: row.integrationId, installationId: row.id, spaceId: scope.spaceId, siteId: scope.siteId }, body);
   return rows.length;
 }
