@@ -225,11 +225,14 @@ describe('in dev mode', () => {
     const res = await render({ componentId: 'note', props: { text: 'Through the tunnel' }, context: { type: 'document', spaceId, editable: true, theme: 'dark' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.element.children[0].content).toBe('Through the tunnel');
-    expect(receiver.requests.at(-1)!.url).toBe('/v1');
-    expect(verified).toEqual([true]);
+    // Retries of earlier events queued for this installation may reach the tunnel too while dev mode is on.
+    const renders = () => receiver.requests.filter((r) => r.body.toString('utf8').includes('"type":"ui_render"'));
+    expect(renders().map((r) => r.url)).toEqual(['/v1']);
+    expect(verified.length).toBeGreaterThan(0);
+    expect(verified.every(Boolean)).toBe(true);
     expect((await t.rest('DELETE', `/v1/integrations/${NAME}/dev`, { token: acme.admin.token })).status).toBe(204);
     // Back on the script.
     expect((await render({ componentId: 'note', props: {}, context: { type: 'document', spaceId, editable: true, theme: 'dark' } })).status).toBe(200);
-    expect(receiver.requests).toHaveLength(1);
+    expect(renders()).toHaveLength(1);
   });
 });
