@@ -1,4 +1,5 @@
 import { createApp } from './app/app';
+import { JOBS, TASKS } from './app/tasks';
 import { requestTimeoutMs, withDeadline } from './app/deadline';
 import { loadConfig, loadObservabilityConfig } from './config/config';
 import { describeStartFailure } from './lib/start-failure';
@@ -16,7 +17,7 @@ import { createReadiness, type Readiness } from './app/health';
 import { createMetrics } from './app/metrics';
 import { observe } from './app/observe';
 import { exitOnSignals } from './app/shutdown';
-import { closeIntegrationRuntime, configureIntegrationRuntime } from './modules/integrations/runtime/deliver';
+import { closeIntegrationRuntime, configureIntegrationRuntime } from './runtime/deliver';
 
 /**
  * Settings, then the port (so a busy port fails before anything is written), then the database,
@@ -80,7 +81,7 @@ async function start() {
   const runtime = Object.fromEntries(Object.entries(config.integrationRuntime ?? {}).filter(([, v]) => v !== undefined));
   await configureIntegrationRuntime({ ...runtime, allowHosts: config.fetchAllowHosts ?? [], apiBaseUrl: config.publicUrl });
   shutdown.add({ name: 'integration runtime', run: () => closeIntegrationRuntime() });
-  const jobs = await JobQueue.start({ database, now: services.now, config });
+  const jobs = await JobQueue.start({ database, now: services.now, config, jobs: JOBS, tasks: TASKS });
   shutdown.add({ name: 'job queue', run: () => jobs.stop(config.shutdownTimeoutMs * 0.1) });
   metrics.watchJobs(jobs);
   // The server stops first, finishing what it accepted, before the queue, the sessions and the pool.

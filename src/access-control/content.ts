@@ -5,10 +5,10 @@ import { resolveContentRole, type ContentLink } from '../domain/permissions';
 import type { Role } from '../domain/roles';
 import { byKey } from '../lib/loaders';
 import type { RequestContext } from '../context/request-context';
-import { collections, type CollectionRow } from '../modules/collections/table';
-import { contentGrants } from '../modules/permissions/table';
-import type { SpaceRow } from '../modules/spaces/table';
-import { teamMembers } from '../modules/teams/table';
+import { collections, type CollectionRow } from '../db/schema/collections';
+import { contentGrants } from '../db/schema/permissions';
+import type { SpaceRow } from '../db/schema/spaces';
+import { teamMembers } from '../db/schema/teams';
 import { viewerMembership } from './membership';
 
 /** A space or a collection: the two kinds of content that carry default levels and grants. */

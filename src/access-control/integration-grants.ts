@@ -1,7 +1,7 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { Action, ActionResources, ListedKind } from '../context/actions';
 import type { IntegrationGrant, RequestContext } from '../context/request-context';
-import { spaces } from '../modules/spaces/table';
+import { spaces } from '../db/schema/spaces';
 import { spaceAllows } from './policies';
 
 /*

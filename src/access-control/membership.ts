@@ -3,7 +3,7 @@ import { anyOf } from '../db/any';
 import { defineLoader } from '../db/loader';
 import { byKey } from '../lib/loaders';
 import type { RequestContext } from '../context/request-context';
-import { organizationMembers, type MemberRow } from '../modules/members/table';
+import { organizationMembers, type MemberRow } from '../db/schema/members';
 
 export interface MemberKey {
   organizationId: string;

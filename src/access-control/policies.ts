@@ -1,8 +1,8 @@
 import type { Action, ActionResources, MemberResource } from '../context/actions';
 import type { RequestContext } from '../context/request-context';
 import { roleAtLeast, type Role } from '../domain/roles';
-import type { CollectionRow } from '../modules/collections/table';
-import type { SpaceRow } from '../modules/spaces/table';
+import type { CollectionRow } from '../db/schema/collections';
+import type { SpaceRow } from '../db/schema/spaces';
 import { contentRole } from './content';
 import { viewerMembership } from './membership';
 import { ownedTeamCount, viewerTeamRole } from './team-roles';

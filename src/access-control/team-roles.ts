@@ -4,7 +4,7 @@ import { defineLoader } from '../db/loader';
 import type { TeamRole } from '../domain/roles';
 import { byKey } from '../lib/loaders';
 import type { RequestContext } from '../context/request-context';
-import { teamMembers, type TeamMemberRow, type TeamRow } from '../modules/teams/table';
+import { teamMembers, type TeamMemberRow, type TeamRow } from '../db/schema/teams';
 
 export interface TeamMemberKey {
   teamId: string;

@@ -1,8 +1,8 @@
 import { param, sql, type SQL } from 'drizzle-orm';
 import type { ListedKind } from '../context/actions';
 import { requireViewer, type RequestContext } from '../context/request-context';
-import { collections } from '../modules/collections/table';
-import { spaces } from '../modules/spaces/table';
+import { collections } from '../db/schema/collections';
+import { spaces } from '../db/schema/spaces';
 import { viewerMembership } from './membership';
 
 /**

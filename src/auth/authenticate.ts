@@ -4,9 +4,9 @@ import type { Viewer } from '../context/request-context';
 import { UnauthenticatedError } from '../domain/errors';
 import { hashToken } from '../lib/ids';
 import { rowAsJson, rowFromJson } from '../db/json-row';
-import { organizationMembers, type MemberRow } from '../modules/members/table';
-import { organizations, type OrganizationRow } from '../modules/organizations/table';
-import { apiTokens, users } from '../modules/users/table';
+import { organizationMembers, type MemberRow } from '../db/schema/members';
+import { organizations, type OrganizationRow } from '../db/schema/organizations';
+import { apiTokens, users } from '../db/schema/users';
 import { INTEGRATION_TOKEN_PREFIX, loadIntegrationViewer } from './integration-tokens';
 import type { Session, SessionCache } from './sessions';
 

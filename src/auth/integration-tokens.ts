@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Viewer } from '../context/request-context';
-import { integrationInstallations, integrations, integrationTokens } from '../modules/integrations/table';
-import { users } from '../modules/users/table';
+import { integrationInstallations, integrations, integrationTokens } from '../db/schema/integrations';
+import { users } from '../db/schema/users';
 
 /** Integration and installation tokens start with this; user tokens with `quire_`. */
 export const INTEGRATION_TOKEN_PREFIX = 'quirei_';

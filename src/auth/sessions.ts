@@ -1,7 +1,7 @@
 import type { Database } from '../db/client';
-import type { MemberRow } from '../modules/members/table';
-import type { OrganizationRow } from '../modules/organizations/table';
-import type { UserRow } from '../modules/users/table';
+import type { MemberRow } from '../db/schema/members';
+import type { OrganizationRow } from '../db/schema/organizations';
+import type { UserRow } from '../db/schema/users';
 
 /** What authenticating a token yields: its user, every membership of that user and those organizations. */
 export interface Session {

@@ -1,12 +1,12 @@
 import type { SQL } from 'drizzle-orm';
-import type { CollectionRow } from '../modules/collections/table';
-import type { InstallationRow, IntegrationRow } from '../modules/integrations/table';
-import type { MemberRow } from '../modules/members/table';
-import type { OrganizationRow } from '../modules/organizations/table';
-import type { SiteRow } from '../modules/sites/table';
-import type { SpaceRow } from '../modules/spaces/table';
-import type { TeamRow } from '../modules/teams/table';
-import type { TranslationRow } from '../modules/translations/table';
+import type { CollectionRow } from '../db/schema/collections';
+import type { InstallationRow, IntegrationRow } from '../db/schema/integrations';
+import type { MemberRow } from '../db/schema/members';
+import type { OrganizationRow } from '../db/schema/organizations';
+import type { SiteRow } from '../db/schema/sites';
+import type { SpaceRow } from '../db/schema/spaces';
+import type { TeamRow } from '../db/schema/teams';
+import type { TranslationRow } from '../db/schema/translations';
 
 export interface MemberResource {
   organization: OrganizationRow;

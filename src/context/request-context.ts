@@ -2,9 +2,9 @@ import type { Config } from '../config/config';
 import type { Db } from '../db/client';
 import type { Loaders } from '../db/loader';
 import { UnauthenticatedError } from '../domain/errors';
-import type { MemberRow } from '../modules/members/table';
-import type { OrganizationRow } from '../modules/organizations/table';
-import type { UserRow } from '../modules/users/table';
+import type { MemberRow } from '../db/schema/members';
+import type { OrganizationRow } from '../db/schema/organizations';
+import type { UserRow } from '../db/schema/users';
 import type { Authorizer } from './actions';
 
 export interface Viewer {

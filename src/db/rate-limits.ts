@@ -1,6 +1,6 @@
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { rateLimitWindows as w } from './rate-limits.table';
+import { rateLimitWindows as w } from './schema/rate-limits';
 
 const statements = new WeakMap<Db, ReturnType<typeof prepareLease>>();
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from './client';
-import { serverSecrets } from './secrets.table';
+import { serverSecrets } from './schema/secrets';
 
 const cache = new WeakMap<Db, Map<string, Promise<Uint8Array>>>();
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { decodeCursor, encodeCursor, type CursorValue } from '../lib/cursor';
 import { ValidationError } from './errors';
 
@@ -102,3 +103,9 @@ export function windowOf<T>(list: readonly T[], args: PageArgs, max: number): Pa
     knownCount: list.length,
   };
 }
+
+/** The order of a list by creation time, as REST's `order` parameter gives it. */
+export const orderSchema = z.object({
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
+});
+export type OrderInput = z.input<typeof orderSchema>;

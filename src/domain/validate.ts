@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ValidationError } from './errors';
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
@@ -44,3 +44,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
 export const bodyObject = {
   error: (issue: { code: string }) => (issue.code === 'invalid_type' ? 'body must be a JSON object' : undefined),
 };
+
+/** One of a fixed set of strings, with a message that names the field and, when it is wrong, the choices. */
+export const oneOf = <T extends readonly [string, ...string[]]>(values: T, noun: string) =>
+  z.enum(values, { error: (issue) => (issue.input === undefined ? `${noun} is required` : `${noun} must be one of ${values.join(', ')}`) });

@@ -6,21 +6,16 @@ import type { JobSender, SendJobOptions, Viewer } from '../context/request-conte
 import type { Database, ExecuteSql } from '../db/client';
 import { processLog } from '../lib/log';
 import type { AnyTask, JobDefinition } from './job';
-import { TASKS } from './tasks';
-import { purgeDeletedSpacesJob } from './purge';
-import { purgeRateLimitsJob } from './purge-rate-limits';
-
-/** Every recurring job of the server. */
-export const JOBS: JobDefinition[] = [purgeDeletedSpacesJob, purgeRateLimitsJob];
 
 export interface JobQueueOptions {
   database: Pick<Database, 'db' | 'executeSql'>;
   /** The app's clock (`AppServices.now`), so tests that move it move the jobs too. */
   now?: () => Date;
   log?: (message: string) => void;
-  jobs?: JobDefinition[];
-  /** On-demand tasks to work (default TASKS). */
-  tasks?: AnyTask[];
+  /** Recurring jobs to schedule and work: the composition root's list (src/app/tasks.ts). */
+  jobs: JobDefinition[];
+  /** On-demand tasks to work: the composition root's list (src/app/tasks.ts). */
+  tasks: AnyTask[];
   /** The settings tasks are given (defaults suit tests: no public URL is assumed). */
   config?: Config;
   /**
@@ -97,14 +92,14 @@ export class JobQueue implements JobSender {
   static async start(options: JobQueueOptions): Promise<JobQueue> {
     const queue = new JobQueue(options);
     await queue.boss.start();
-    for (const job of options.jobs ?? JOBS) {
+    for (const job of options.jobs) {
       await createQueue(queue.boss, job.name);
       await queue.boss.schedule(job.name, job.cron);
       const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 10 };
       const workerId = await queue.boss.work(job.name, polling, () => queue.run(job));
       queue.workers.set(job.name, workerId);
     }
-    for (const task of options.tasks ?? TASKS) await queue.workTask(task);
+    for (const task of options.tasks) await queue.workTask(task);
     return queue;
   }
 

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids';
 import type { DefaultLevel } from '../../src/domain/permissions';
 import { ROLES, roleAtLeast, type Role } from '../../src/domain/roles';
-import { contentGrants } from '../../src/modules/permissions/table';
-import { collections } from '../../src/modules/collections/table';
-import { organizationMembers } from '../../src/modules/members/table';
+import { contentGrants } from '../../src/db/schema/permissions';
+import { collections } from '../../src/db/schema/collections';
+import { organizationMembers } from '../../src/db/schema/members';
 import { createInitialRevision } from '../../src/modules/revisions/queries';
-import { spaces } from '../../src/modules/spaces/table';
+import { spaces } from '../../src/db/schema/spaces';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
 import { buildMember, buildOrganization, buildTeam, type Actor } from '../support/factories';
 

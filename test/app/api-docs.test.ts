@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRestRouter } from '../../src/rest/routes';
+import { createRestRouter } from '../../src/app/routes';
 import { openApiPath } from '../../src/rest/openapi';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
 

@@ -1,6 +1,6 @@
 import { isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/graphql/schema';
+import { schema } from '../../src/app/schema';
 import { startTestApp, type TestApp } from '../support/clients';
 import { StatementLog } from '../support/db';
 import { buildOrganization, type OrgFixture } from '../support/factories';

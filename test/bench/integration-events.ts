@@ -10,6 +10,7 @@
 import LZString from 'lz-string';
 import postgres from 'postgres';
 import { createApp } from '../../src/app/app';
+import { JOBS, TASKS } from '../../src/app/tasks';
 import { listen } from '../../src/app/server';
 import { authenticate } from '../../src/auth/authenticate';
 import { createContext } from '../../src/auth/context';
@@ -18,7 +19,7 @@ import type { Config } from '../../src/config/config';
 import { openDatabase } from '../../src/db/client';
 import { JobQueue } from '../../src/jobs/queue';
 import { addContent, getContent, updatePage } from '../../src/modules/content/service';
-import { closeIntegrationRuntime } from '../../src/modules/integrations/runtime/deliver';
+import { closeIntegrationRuntime } from '../../src/runtime/deliver';
 import { bootstrapOrganization } from '../../src/modules/members/service';
 import { createSpace } from '../../src/modules/spaces/service';
 import { createApiToken, ensureUser } from '../../src/modules/users/service';
@@ -41,7 +42,7 @@ export async function measureIntegrationEvents(): Promise<Record<string, string 
   const database = await openDatabase({ url: url.toString(), migrate: true });
   const config: Config = { port: 0, publicUrl: 'http://127.0.0.1', appUrl: 'http://127.0.0.1', dataDir: '' };
   const now = () => new Date();
-  const jobs = await JobQueue.start({ database, now, config, pollingIntervalSeconds: 0.5, cron: false });
+  const jobs = await JobQueue.start({ database, now, config, jobs: JOBS, tasks: TASKS, pollingIntervalSeconds: 0.5, cron: false });
   const { sessions, stop } = await startSessionCache(database);
   const app = createApp({ db: database.db, config, now, sessions, jobs });
   const server = await listen(app, 0, '127.0.0.1');

@@ -6,9 +6,9 @@
  * to a dev tunnel. Run: `npm run bench:integrations` (optional argument: rounds, default 200).
  */
 import LZString from 'lz-string';
-import { createIntegrationRuntime } from '../../src/modules/integrations/runtime/deliver';
-import { childPids, residentBytes } from '../../src/modules/integrations/runtime/proc';
-import { decodeRenderRequest, validateContentKitTree } from '../../src/modules/integrations/runtime/render';
+import { createIntegrationRuntime } from '../../src/runtime/deliver';
+import { childPids, residentBytes } from '../../src/runtime/proc';
+import { decodeRenderRequest, validateContentKitTree } from '../../src/runtime/render';
 import { bundleFixture, environment, spaceContentUpdated, startApiStandIn, startLocalServer, uiRender } from '../modules/integrations-runtime/support';
 
 const ROUNDS = Number(process.argv[2] ?? 200);

@@ -15,15 +15,15 @@ import { openDatabase, StatementCounter } from '../../src/db/client';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { newId } from '../../src/lib/ids';
 import { QUERY_LIMITS, queryCost, queryShapeRule } from '../../src/graphql/cost';
-import { schema } from '../../src/graphql/schema';
-import { contentGrants } from '../../src/modules/permissions/table';
-import { collections } from '../../src/modules/collections/table';
-import { organizationMembers } from '../../src/modules/members/table';
-import { organizations } from '../../src/modules/organizations/table';
-import { spaces } from '../../src/modules/spaces/table';
-import { teamMembers, teams } from '../../src/modules/teams/table';
+import { schema } from '../../src/app/schema';
+import { contentGrants } from '../../src/db/schema/permissions';
+import { collections } from '../../src/db/schema/collections';
+import { organizationMembers } from '../../src/db/schema/members';
+import { organizations } from '../../src/db/schema/organizations';
+import { spaces } from '../../src/db/schema/spaces';
+import { teamMembers, teams } from '../../src/db/schema/teams';
 import { createApiToken } from '../../src/modules/users/service';
-import { users } from '../../src/modules/users/table';
+import { users } from '../../src/db/schema/users';
 
 /** What the worst accepted request may take on the 2-core machine the budget was measured on. */
 const TARGET = { ms: 3000, heapMB: 300 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
-import { users } from '../../src/modules/users/table';
+import { users } from '../../src/db/schema/users';
 import { withDatabase } from '../support/global-setup';
 
 /**

@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
-import { users } from '../../src/modules/users/table';
+import { users } from '../../src/db/schema/users';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { buildUser } from '../support/factories';
 

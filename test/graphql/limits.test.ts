@@ -2,7 +2,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { getIntrospectionQuery, Lexer, parse, Source, TokenKind } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION_COST as W, QUERY_LIMITS, queryCost, WRITE_COST } from '../../src/graphql/cost';
-import { schema } from '../../src/graphql/schema';
+import { schema } from '../../src/app/schema';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { startTestApp, warmSession, type TestApp } from '../support/clients';
 

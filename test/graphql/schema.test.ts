@@ -9,8 +9,8 @@ import {
   type GraphQLNamedType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { printedSchema, SCHEMA_FILE } from '../../src/graphql/print';
-import { schema } from '../../src/graphql/schema';
+import { printedSchema, SCHEMA_FILE } from '../../src/app/print-schema';
+import { schema } from '../../src/app/schema';
 
 /** Every schema element that should carry a description, as `Type.field(arg)` paths. */
 function undocumented(): string[] {

@@ -1,8 +1,8 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobQueue } from '../../src/jobs/queue';
-import { revisions } from '../../src/modules/revisions/table';
-import { spaces } from '../../src/modules/spaces/table';
+import { revisions } from '../../src/db/schema/revisions';
+import { spaces } from '../../src/db/schema/spaces';
 import { startTestApp, type TestApp } from '../support/clients';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { startTestJobs } from '../support/jobs';

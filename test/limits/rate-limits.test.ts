@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/app';
 import { loadConfig, type Config, type RateLimitSettings } from '../../src/config/config';
 import { openDatabase, type Database } from '../../src/db/client';
-import { rateLimitWindows } from '../../src/db/rate-limits.table';
+import { rateLimitWindows } from '../../src/db/schema/rate-limits';
 import type { JobQueue } from '../../src/jobs/queue';
 import { startTestApp, TEST_ORIGIN, warmSession, type TestApp } from '../support/clients';
 import { buildUser, type Actor } from '../support/factories';

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role, TeamRole } from '../../src/domain/roles';
 import { bootstrapOrganization, upsertMember } from '../../src/modules/members/service';
-import { issueToken } from '../../src/modules/installations/tokens';
+import { issueToken } from '../../src/modules/integrations/tokens';
 import { createApiToken, ensureUser } from '../../src/modules/users/service';
 import { startTestApp, type RestResponse, type TestApp } from '../support/clients';
 import { buildMember, buildOrganization, buildTeam, type Actor, type OrgFixture } from '../support/factories';

@@ -11,8 +11,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/domain/roles';
-import { organizationMembers } from '../../src/modules/members/table';
-import { translations } from '../../src/modules/translations/table';
+import { organizationMembers } from '../../src/db/schema/members';
+import { translations } from '../../src/db/schema/translations';
 import { startTestApp, type RestResponse, type TestApp } from '../support/clients';
 import { MISSING } from '../support/doors';
 import { buildMember, buildOrganization, type Actor } from '../support/factories';

@@ -1,4 +1,5 @@
 import { createApp, type App } from '../../src/app/app';
+import { JOBS, TASKS } from '../../src/app/tasks';
 import type { Config } from '../../src/config/config';
 import { listen } from '../../src/app/server';
 import { startSessionCache, type SessionCache } from '../../src/auth/sessions';
@@ -56,7 +57,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Tes
   // The session cache of a real server, so tests see what a repeat caller sees.
   const { sessions, stop: stopSessions } = await startSessionCache(database);
   const now = () => clock.now ?? new Date();
-  const jobs = options.jobs ? await JobQueue.start({ database, now, config, pollingIntervalSeconds: 0.5, cron: false }) : undefined;
+  const jobs = options.jobs ? await JobQueue.start({ database, now, config, jobs: JOBS, tasks: TASKS, pollingIntervalSeconds: 0.5, cron: false }) : undefined;
   const notifications = new NotificationHub(database.listen);
   const app = createApp({ db: database.db, config, now, sessions, jobs, notifications });
 

@@ -1,4 +1,5 @@
 import { JobQueue } from '../../src/jobs/queue';
+import { JOBS, TASKS } from '../../src/app/tasks';
 import type { TestApp } from './clients';
 
 /**
@@ -8,5 +9,5 @@ import type { TestApp } from './clients';
  */
 export async function startTestJobs(t: TestApp, log: (message: string) => void = () => {}): Promise<JobQueue> {
   const now = () => t.clock.now ?? new Date();
-  return JobQueue.start({ database: t.database, now, log, pollingIntervalSeconds: 0.5, cron: false });
+  return JobQueue.start({ database: t.database, now, log, jobs: JOBS, tasks: TASKS, pollingIntervalSeconds: 0.5, cron: false });
 }

@@ -4,8 +4,8 @@
  */
 import { getNamedType, GraphQLEnumType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLScalarType, isInputObjectType, type GraphQLInputType } from 'graphql';
 import { sql } from 'drizzle-orm';
-import { schema } from '../../src/graphql/schema';
-import { createRestRouter } from '../../src/rest/routes';
+import { schema } from '../../src/app/schema';
+import { createRestRouter } from '../../src/app/routes';
 import type { TestApp } from './clients';
 
 export const restOperations = () => createRestRouter().list();

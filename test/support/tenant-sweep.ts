@@ -9,7 +9,7 @@
  */
 import { expect } from 'vitest';
 import { getNamedType, getNullableType, type GraphQLObjectType, isEnumType, isInputObjectType, isInterfaceType, isLeafType, isListType, isNonNullType, isObjectType, isUnionType, type GraphQLField, type GraphQLInputType, type GraphQLNamedType } from 'graphql';
-import { schema } from '../../src/graphql/schema';
+import { schema } from '../../src/app/schema';
 import { contentBench } from './change-requests';
 import { TEST_ORIGIN, type TestApp } from './clients';
 import { gid, send } from './doors';

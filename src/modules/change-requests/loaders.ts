@@ -1,7 +1,7 @@
 import { anyOf } from '../../db/any';
 import { defineLoader } from '../../db/loader';
 import { byKey } from '../../lib/loaders';
-import { changeRequests, type ChangeRequestRow } from './table';
+import { changeRequests, type ChangeRequestRow } from '../../db/schema/change-requests';
 
 /** Change requests by id; services check the space they belong to. */
 export const changeRequestById = defineLoader<string, ChangeRequestRow>('changeRequestById', async (db, ids) =>

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { byTimeThenId, keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
 import type { Page, PageArgs } from '../../domain/page';
 import type { ChangeRequestStatus } from '../../domain/change-requests';
-import { changeRequestContributors, changeRequests, type ChangeRequestRow } from './table';
+import { changeRequestContributors, changeRequests, type ChangeRequestRow } from '../../db/schema/change-requests';
 
 /** Statuses whose content may still change. */
 export const EDITABLE: ChangeRequestStatus[] = ['draft', 'open'];

@@ -1,8 +1,7 @@
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
-import type { RevisionReadInput, PageReadInput } from '../content/input';
-import { presentFile, presentPage, presentRevision } from '../content/present';
-import { renderBacklinks, renderLinks } from '../content/rest';
+import type { RevisionReadInput, PageReadInput } from '../../domain/content';
+import { presentFile, presentPage, presentRevision, renderBacklinks, renderLinks } from '../content/present';
 import { allPagesOf, fileOf, filesOf, findPage, importContent, pageBodies } from '../content/service';
 import type { ChangeRequestCreateInput, ChangeRequestListInput, ChangeRequestUpdateInput, PdfQueryInput } from './input';
 import { presentChangeRequest } from './present';

@@ -5,11 +5,10 @@ import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { assertContentReadable, changesBetween, contentAt, withComputedPages, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
-import { getSpace } from '../spaces/service';
-import type { SpaceRow } from '../spaces/table';
-import { currentRevisionId } from '../spaces/queries';
-import { userById } from '../users/loaders';
-import type { UserRow } from '../users/table';
+import { currentRevisionId, getSpace } from '../spaces/service';
+import type { SpaceRow } from '../../db/schema/spaces';
+import { userById } from '../users/service';
+import type { UserRow } from '../../db/schema/users';
 import {
   changeRequestCreateSchema,
   changeRequestListSchema,
@@ -21,7 +20,7 @@ import {
   type PdfQueryInput,
 } from './input';
 import { changeRequestById } from './loaders';
-import { revisionReadSchema, type RevisionReadInput } from '../content/input';
+import { revisionReadSchema, type RevisionReadInput } from '../../domain/content';
 import {
   addContributor,
   advanceChangeRequest,
@@ -36,7 +35,7 @@ import {
   markMerged,
   updateChangeRequestRow,
 } from './queries';
-import type { ChangeRequestRow } from './table';
+import type { ChangeRequestRow } from '../../db/schema/change-requests';
 
 /** A change request with the space it belongs to: what its fields and checks need. */
 export interface ChangeRequestInSpace {

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
-import type { CollectionRow } from './table';
+import type { CollectionRow } from '../../db/schema/collections';
 
 export async function collectionPermissions(ctx: RequestContext, row: CollectionRow) {
   const [view, admin, create] = await Promise.all([

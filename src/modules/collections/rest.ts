@@ -1,7 +1,7 @@
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
-import type { TransferInput } from '../placement/input';
-import { moveInputFromRest } from '../placement/rest';
+import { moveInputFromRest } from '../placement/present';
+import type { TransferInput } from '../placement/service';
 import type { CollectionCreateInput, CollectionUpdateInput } from './input';
 import { presentCollection } from './present';
 import { createCollection, deleteCollection, getCollection, listCollections, moveCollection, transferCollection, updateCollection } from './service';

@@ -7,11 +7,9 @@ import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { getOrganization, getTransferTarget } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
-import { grantCreator } from '../permissions/service';
-import { rehomeGrants } from '../permissions/queries';
-import { moveSchema, transferSchema, type MoveInput, type TransferInput } from '../placement/input';
-import { endPosition, moveToOrganization, positionForMove, siblingsOf, subtreeIds, trashSpacesIn } from '../placement/queries';
+import type { OrganizationRow } from '../../db/schema/organizations';
+import { grantCreator, rehomeGrants } from '../../access-control/grants';
+import { moveSchema, transferSchema, type MoveInput, type TransferInput, endPosition, moveToOrganization, positionForMove, siblingsOf, subtreeIds, trashSpacesIn } from '../placement/service';
 import {
   collectionCreateSchema,
   collectionListSchema,
@@ -20,7 +18,7 @@ import {
   type CollectionListInput,
   type CollectionUpdateInput,
 } from './input';
-import { collections, type CollectionRow } from './table';
+import { collections, type CollectionRow } from '../../db/schema/collections';
 
 /** A collection the viewer may see; anything else, another organization's included, is NOT_FOUND. */
 export async function getCollection(ctx: RequestContext, id: string): Promise<CollectionRow> {

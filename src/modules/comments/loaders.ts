@@ -1,6 +1,6 @@
 import { anyOf } from '../../db/any';
 import { defineLoader } from '../../db/loader';
-import { commentReactions, type CommentReactionRow } from './table';
+import { commentReactions, type CommentReactionRow } from '../../db/schema/comments';
 
 /** Reactions of comments and replies by subject id, oldest first: one statement for a page of them. */
 export const reactionsBySubject = defineLoader<string, CommentReactionRow[]>('commentReactions', async (db, ids) => {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { markdownDocument } from '../content/service';
 import { presentUser } from '../users/present';
-import type { UserRow } from '../users/table';
+import type { UserRow } from '../../db/schema/users';
 import {
   commentAuthor,
   contentWhenPosted,

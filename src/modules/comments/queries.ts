@@ -2,8 +2,8 @@ import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { byTimeThenId, keysetPage, keysetPages, type KeysetSpec } from '../../db/keyset';
 import type { Page, PageArgs } from '../../domain/page';
-import { organizationMembers, type MemberRow } from '../members/table';
-import { commentReactions, commentReplies, comments, type CommentReplyRow, type CommentRow, type CommentStatus } from './table';
+import { organizationMembers, type MemberRow } from '../../db/schema/members';
+import { commentReactions, commentReplies, comments, type CommentReplyRow, type CommentRow, type CommentStatus } from '../../db/schema/comments';
 
 /** Where a discussion lives: a space's own, or one change request's. */
 export interface DiscussionScope {

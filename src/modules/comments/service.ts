@@ -4,13 +4,13 @@ import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { getChangeRequest, getChangeRequestById } from '../change-requests/service';
-import type { ChangeRequestRow } from '../change-requests/table';
+import type { ChangeRequestRow } from '../../db/schema/change-requests';
 import { contentAt, type SpaceContent } from '../content/service';
-import type { MemberRow } from '../members/table';
+import type { MemberRow } from '../../db/schema/members';
 import { getSpace } from '../spaces/service';
-import type { SpaceRow } from '../spaces/table';
-import { userById } from '../users/loaders';
-import type { UserRow } from '../users/table';
+import type { SpaceRow } from '../../db/schema/spaces';
+import { userById } from '../users/service';
+import type { UserRow } from '../../db/schema/users';
 import {
   commentListSchema,
   commentPostSchema,
@@ -46,7 +46,7 @@ import {
   updateReplyRow,
   type DiscussionScope,
 } from './queries';
-import type { CommentReactionRow, CommentReplyRow, CommentRow } from './table';
+import type { CommentReactionRow, CommentReplyRow, CommentRow } from '../../db/schema/comments';
 
 export type BodyFormat = 'markdown' | 'document';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { blobs } from './table';
+import { blobs } from '../../db/schema/content';
 
 /**
  * Where file bytes live, by their SHA-256. PostgreSQL by default (the same database, so a newcomer

@@ -1,13 +1,12 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { emitIntegrationEvent } from '../integrations/queries';
+import { emitIntegrationEvent } from '../events/service';
 import type { Db, Tx } from '../../db/client';
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../lib/ids';
-import { getRevision, insertRevision } from '../revisions/queries';
-import type { RevisionRow, RevisionType } from '../revisions/table';
-import { spaceById } from '../spaces/loaders';
-import { advanceSpaceRevision, currentRevisionId } from '../spaces/queries';
-import type { SpaceRow } from '../spaces/table';
+import { getRevision, insertRevision } from '../revisions/service';
+import type { RevisionRow, RevisionType } from '../../db/schema/revisions';
+import { advanceSpaceRevision, currentRevisionId, spaceById } from '../spaces/service';
+import type { SpaceRow } from '../../db/schema/spaces';
 import { ObjectBatch } from './objects';
 import { indexRevisionMove } from './search-index';
 import { loadRevisionTree, writeFiles, writePages, type RevisionTree, type TreeFile, type TreePage } from './tree';

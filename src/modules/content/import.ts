@@ -3,7 +3,7 @@ import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import { ValidationError } from '../../domain/errors';
 import { FetchRefused, safeFetch, type FetchedResource } from '../../lib/safe-fetch';
-import type { NewFile, NewPage } from './input';
+import type { NewFile, NewPage } from '../../domain/content';
 import { slugify, uniqueSlug } from './slugs';
 
 /** The sources this server imports; the other values of the platform's enum are refused by name. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { contentObjects, type ContentObjectKind } from './table';
+import { contentObjects, type ContentObjectKind } from '../../db/schema/content';
 
 /**
  * The content-addressed object store of revisions: canonical JSON, hashed with its kind. Objects

@@ -4,7 +4,10 @@ import type { RequestContext } from '../../context/request-context';
 import { getOrganization } from '../organizations/service';
 import { presentOrganization } from '../organizations/present';
 import { presentSpace } from '../spaces/present';
-import { fileDownloadUrl, pageBodies, pageDocument, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
+import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
+import { optionalParam } from '../../rest/router';
+import type { LinkQueryInput } from './input';
+import { fileBacklinksOf, fileDownloadUrl, linksOf, pageBodies, pageDocument, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
 
 /** What a page's body is given as: markdown (lists), or the format asked for (one page). */
 export type BodyFormat = 'markdown' | 'document';
@@ -129,4 +132,18 @@ export function presentPageHit(ctx: RequestContext, hit: PageHit) {
 /** A space hit as the platform's SearchSpaceResult. */
 export function presentSpaceHit(ctx: RequestContext, hit: SpaceHit) {
   return { id: hit.spaceId, title: hit.title, pages: hit.pages.map((p) => presentPageHit(ctx, p)) };
+}
+
+/** The links of some content (all pages, or one), as the platform lists them: usages, with stats. */
+export async function renderLinks(ctx: RequestContext, content: SpaceContent, query: URLSearchParams, pageId?: string) {
+  const filter = { ...(pageId !== undefined ? { pageId } : {}), status: optionalParam(query, 'status') } as LinkQueryInput;
+  const links = await linksOf(ctx, content, filter, pageArgs(query), REST_MAX);
+  const body = await renderList(ctx, links.page, await linkUsagePresenter(ctx, content, links.page.items));
+  return { status: 200, body: { ...body, stats: links.stats } };
+}
+
+/** The pages of some content that use a file. */
+export async function renderBacklinks(ctx: RequestContext, content: SpaceContent, fileId: string, query: URLSearchParams) {
+  const { page } = await fileBacklinksOf(ctx, content, fileId, pageArgs(query), REST_MAX);
+  return { status: 200, body: await renderList(ctx, page, await pageLocationPresenter(ctx, content, page.items)) };
 }

@@ -2,43 +2,26 @@ import type { RequestContext } from '../../context/request-context';
 import { errorResponse } from '../../rest/errors';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam, type RestRouter } from '../../rest/router';
-import type { LinkQueryInput, PageReadInput, RevisionReadInput } from './input';
-import { presentPageHit, presentSpaceHit, linkUsagePresenter, pageLocationPresenter, presentFile, presentPage, presentRevision } from './present';
+import type { PageReadInput, RevisionReadInput } from '../../domain/content';
+import { presentPageHit, presentSpaceHit, renderBacklinks, renderLinks, presentFile, presentPage, presentRevision } from './present';
 import {
   allPagesOf,
   applyTemplate,
   importContent,
-  fileBacklinksOf,
   getContent,
   getFile,
   getPage,
   getPageByPath,
-  linksOf,
   listFiles,
   pageBodies,
   readSignedFile,
   readSignedPdf,
   searchOrganizationContent,
   searchSpace,
-  type SpaceContent,
 } from './service';
 
 const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
 const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;
-
-/** The links of some content (all pages, or one), as the platform lists them: usages, with stats. */
-export async function renderLinks(ctx: RequestContext, content: SpaceContent, query: URLSearchParams, pageId?: string) {
-  const filter = { ...(pageId !== undefined ? { pageId } : {}), status: optionalParam(query, 'status') } as LinkQueryInput;
-  const links = await linksOf(ctx, content, filter, pageArgs(query), REST_MAX);
-  const body = await renderList(ctx, links.page, await linkUsagePresenter(ctx, content, links.page.items));
-  return { status: 200, body: { ...body, stats: links.stats } };
-}
-
-/** The pages of some content that use a file. */
-export async function renderBacklinks(ctx: RequestContext, content: SpaceContent, fileId: string, query: URLSearchParams) {
-  const { page } = await fileBacklinksOf(ctx, content, fileId, pageArgs(query), REST_MAX);
-  return { status: 200, body: await renderList(ctx, page, await pageLocationPresenter(ctx, content, page.items)) };
-}
 
 export function contentRoutes(r: RestRouter): void {
   r.get('/v1/spaces/:spaceId/search', async ({ ctx, params, query }) => {

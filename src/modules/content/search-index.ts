@@ -1,6 +1,6 @@
 import { param, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import type { RevisionRow } from '../revisions/table';
+import type { RevisionRow } from '../../db/schema/revisions';
 import { loadObjects } from './objects';
 import { searchConfig, sectionsOf } from './search-sections';
 import { loadRevisionTree, type RevisionTree } from './tree';

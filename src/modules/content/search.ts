@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/request-context';
 import { ValidationError } from '../../domain/errors';
 import { badCursor, resolveWindow, type Page, type PageArgs } from '../../domain/page';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { spaces } from '../spaces/table';
+import { spaces } from '../../db/schema/spaces';
 import { readRevision } from './commit';
 import { refreshIndex } from './search-index';
 import { searchConfig } from './search-sections';

@@ -4,7 +4,7 @@ import { windowOf, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { getSpace } from '../spaces/service';
-import type { SpaceRow } from '../spaces/table';
+import type { SpaceRow } from '../../db/schema/spaces';
 import { PostgresBlobStore } from './blob-store';
 import { commitEdit, currentTree, readRevision, type CommitOptions, type RevisionPointer } from './commit';
 import { describeFile, signedDownloadUrl, verifyDownloadUrl } from './files';
@@ -14,23 +14,18 @@ import {
   linkQuerySchema,
   pageCreateSchema,
   pageMoveSchema,
-  pageReadSchema,
   pageUpdateSchema,
-  revisionReadSchema,
   searchSchema,
   type FileRenameInput,
   type FileUploadInput,
   type LinkQueryInput,
-  type NewFile,
-  type NewPage,
   type PageCreateInput,
   type PageMoveInput,
   type PagePositionInput,
-  type PageReadInput,
   type PageUpdateInput,
-  type RevisionReadInput,
   type SearchInput,
 } from './input';
+import { pageReadSchema, revisionReadSchema, type NewFile, type NewPage, type PageReadInput, type RevisionReadInput } from '../../domain/content';
 import { resolverFor } from './links';
 import { linkUsages, type LinkUsage } from './references';
 import { renderPdf } from './pdf';

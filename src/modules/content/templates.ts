@@ -1,4 +1,4 @@
-import type { NewPage } from './input';
+import type { NewPage } from '../../domain/content';
 
 /** The built-in templates: small page trees a new space can start from. */
 export const TEMPLATES: Record<string, { title: string; pages: NewPage[] }> = {

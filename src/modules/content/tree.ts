@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../db/client';
-import type { RevisionRow } from '../revisions/table';
+import type { RevisionRow } from '../../db/schema/revisions';
 import type { PageType } from './input';
 import { loadObjects, putList, readLists, type Hash, type ObjectBatch } from './objects';
 

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
-import type { InstallationRow, IntegrationEventRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../integrations/table';
+import type { InstallationRow, IntegrationEventRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../../db/schema/integrations';
 
 const base = (ctx: RequestContext, integrationId: string) => `${ctx.config.publicUrl}/v1/integrations/${integrationId}`;
 

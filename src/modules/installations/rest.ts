@@ -1,9 +1,9 @@
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
-import type { ContentInstallationUpdateInput, InstallationUpdateInput, InstallInput } from '../integrations/input';
+import type { ContentInstallationUpdateInput, InstallationUpdateInput, InstallInput } from './input';
 import { presentEvent, presentInstallation, presentSiteInstallation, presentSpaceInstallation } from './present';
 import {
-  createInstallationToken, deliverFetch, getEvent, getSiteInstallation, installIntegrationOnSite, listInstallationSites, listInstallationSpaces, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
+  createInstallationToken, deliverFetch, renderIntegrationUI, getEvent, getSiteInstallation, installIntegrationOnSite, listInstallationSites, listInstallationSpaces, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
   listSpaceInstallations, uninstallFromSpace, uninstallIntegration, updateInstallation, updateSpaceInstallation,
 } from './service';
 
@@ -11,6 +11,8 @@ const ONE = '/v1/integrations/:integrationName';
 const INST = `${ONE}/installations/:installationId`;
 
 export function installationRoutes(r: RestRouter): void {
+  r.get(`${ONE}/render`, async ({ ctx, params, query }) => ({ status: 200, body: await renderIntegrationUI(ctx, params.integrationName, query.get('request')) }));
+
   r.get(`${ONE}/installations`, async ({ ctx, params, query }) => {
     const page = await listInstallations(ctx, params.integrationName, optionalParam(query, 'externalId'), pageArgs(query), REST_MAX);
     return { status: 200, body: await renderList(ctx, page, (c, row) => presentInstallation(c, row, params.integrationName)) };

@@ -10,22 +10,20 @@ import { newId } from '../../lib/ids';
 import {
   contentInstallationUpdateSchema, installationSpacesSchema, installationUpdateSchema, installSchema, spaceInstallSchema,
   type ContentInstallationUpdateInput, type InstallationSpacesInput, type InstallationUpdateInput, type InstallInput,
-} from '../integrations/input';
-import { eventById, installationById, integrationById } from '../integrations/loaders';
-import { recordEvent } from '../integrations/queries';
-import { getIntegration, getIntegrationById } from '../integrations/service';
-import { integrationEvents, integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow, type IntegrationEventLog, type IntegrationEventRow, type IntegrationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../integrations/table';
-import { organizationMembers } from '../members/table';
-import type { OrganizationRow } from '../organizations/table';
+} from './input';
+import { eventById, installationById } from './loaders';
+import { recordEvent } from '../events/service';
+import { getIntegration, getIntegrationById, integrationById, issueToken } from '../integrations/service';
+import { integrationEvents, integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow, type IntegrationEventLog, type IntegrationEventRow, type IntegrationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../../db/schema/integrations';
+import { organizationMembers } from '../../db/schema/members';
+import type { OrganizationRow } from '../../db/schema/organizations';
 import { getOrganization } from '../organizations/service';
-import { spaceById } from '../spaces/loaders';
-import { getSpace } from '../spaces/service';
-import { spaces, type SpaceRow } from '../spaces/table';
-import { issueToken } from './tokens';
+import { getSpace, spaceById } from '../spaces/service';
+import { spaces, type SpaceRow } from '../../db/schema/spaces';
 import { findSiteInstallation, installOnSite, sitesOfInstallation, spacesOfInstallation, uninstallFromSite, updateSiteInstallation } from './site-installations';
 
-export { deliverTask } from './deliver';
-export { deliverFetch, renderIntegrationUI, type EndpointAnswer } from './inline-events';
+export { deliverTask, deliverFetch, type EndpointAnswer } from '../events/service';
+export { renderIntegrationUI } from './render';
 
 /** Gives the installation a site of its organization (`POST .../installations/{id}/sites`). */
 export async function installIntegrationOnSite(ctx: RequestContext, name: string, installationId: string, input: unknown): Promise<SiteInstallationRow> {

@@ -5,9 +5,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../../domain/erro
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { contentInstallationUpdateSchema, siteInstallSchema, type ContentInstallationUpdateInput } from '../integrations/input';
-import { recordEvent } from '../integrations/queries';
-import { integrationSiteInstallations, integrationSpaceInstallations, type IntegrationRow, type InstallationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../integrations/table';
+import { contentInstallationUpdateSchema, siteInstallSchema, type ContentInstallationUpdateInput } from './input';
+import { recordEvent } from '../events/service';
+import { integrationSiteInstallations, integrationSpaceInstallations, type IntegrationRow, type InstallationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../../db/schema/integrations';
 import { getSiteById } from '../sites/service';
 
 /*

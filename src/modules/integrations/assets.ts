@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { RequestContext } from '../../context/request-context';
 import { getBlob } from './files';
 import { ASSETS_PATH } from './service';
-import { integrations } from './table';
+import { integrations } from '../../db/schema/integrations';
 
 /*
  * Icons and preview images of integrations, by the hash of their bytes, without a token (the

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { blobs } from '../content/table';
+import { blobs } from '../../db/schema/content';
 
 /*
  * Script bundles and images go to the file store, the `blobs` table by SHA-256, as the content

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyObject } from '../../domain/validate';
+import { bodyObject, oneOf } from '../../domain/validate';
 
 /** The v0.137 spec's enums (`IntegrationScope`, `IntegrationCategory`, `IntegrationTarget`, `IntegrationVisibility`). */
 export const INTEGRATION_SCOPES = [
@@ -13,9 +13,6 @@ export const INTEGRATION_TARGETS = ['all', 'site', 'space', 'organization'] as c
 export const INTEGRATION_VISIBILITIES = ['public', 'private', 'unlisted'] as const;
 
 export const INTEGRATION_NAME = /^[a-zA-Z0-9-_.]+$/;
-
-const oneOf = <T extends readonly [string, ...string[]]>(values: T, noun: string) =>
-  z.enum(values, { error: (issue) => (issue.input === undefined ? `${noun} is required` : `${noun} must be one of ${values.join(', ')}`) });
 
 const base64 = (noun: string, maxBytes: number) =>
   z
@@ -79,31 +76,6 @@ export const integrationListSchema = z.object({
   target: oneOf(INTEGRATION_TARGETS, 'target').optional(),
 });
 export type IntegrationListInput = z.input<typeof integrationListSchema>;
-
-const selection = (noun: string) => oneOf(['all', 'selected'], noun);
-const externalIds = z.array(z.string().max(200)).max(5, 'externalIds: at most 5');
-const installationConfiguration = z.record(z.string(), z.unknown(), { error: 'configuration must be an object' });
-
-export const installSchema = z.object({ organization: z.string({ error: 'organization is required' }).min(1, 'organization is required') }, bodyObject);
-export type InstallInput = z.input<typeof installSchema>;
-
-export const installationUpdateSchema = z
-  .object({ externalIds: externalIds.optional(), configuration: installationConfiguration.optional(), space_selection: selection('space_selection').optional(), site_selection: selection('site_selection').optional() }, bodyObject)
-  .strict();
-export type InstallationUpdateInput = z.input<typeof installationUpdateSchema>;
-
-export const contentInstallationUpdateSchema = z.object({ externalIds: externalIds.optional(), configuration: installationConfiguration.optional() }, bodyObject).strict();
-export type ContentInstallationUpdateInput = z.input<typeof contentInstallationUpdateSchema>;
-
-export const spaceInstallSchema = z.object({ space: z.string({ error: 'space is required' }).min(1, 'space is required') }, bodyObject);
-/** The whole set of spaces an installation is given, at once (GraphQL's `integrationInstallationSpacesSet`). */
-export const installationSpacesSchema = z.object(
-  { spaces: z.array(z.string({ error: 'spaces: each must be a space id' }).min(1, 'spaces: each must be a space id'), { error: 'spaces is required' }).max(1000, 'spaces: at most 1000') },
-  bodyObject,
-);
-export type InstallationSpacesInput = z.input<typeof installationSpacesSchema>;
-
-export const siteInstallSchema = z.object({ siteId: z.string({ error: 'siteId is required' }).min(1, 'siteId is required') }, bodyObject);
 
 export const devModeSchema = z.object(
   { tunnelUrl: z.string({ error: 'tunnelUrl is required' }).min(1, 'tunnelUrl is required').max(256, 'tunnelUrl must be at most 256 characters'), all: z.boolean({ error: 'all must be a boolean' }).optional() },

@@ -1,19 +1,9 @@
 import { anyOf } from '../../db/any';
 import { defineLoader } from '../../db/loader';
 import { byKey } from '../../lib/loaders';
-import { integrationEvents, integrationInstallations, integrations, type InstallationRow, type IntegrationEventRow, type IntegrationRow } from './table';
+import { integrations, type IntegrationRow } from '../../db/schema/integrations';
 
 /** Integrations by id, whoever may see them: services decide that. */
 export const integrationById = defineLoader<string, IntegrationRow>('integrationById', async (db, ids) =>
   byKey(ids, await db.select().from(integrations).where(anyOf(integrations.id, ids)), (r) => r.id),
-);
-
-/** Installations by id, whoever may see them: services decide that. */
-export const installationById = defineLoader<string, InstallationRow>('installationById', async (db, ids) =>
-  byKey(ids, await db.select().from(integrationInstallations).where(anyOf(integrationInstallations.id, ids)), (r) => r.id),
-);
-
-/** Recorded events by id, whoever may see them: services decide that. */
-export const eventById = defineLoader<string, IntegrationEventRow>('integrationEventById', async (db, ids) =>
-  byKey(ids, await db.select().from(integrationEvents).where(anyOf(integrationEvents.id, ids)), (r) => r.id),
 );

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { presentOrganization } from '../organizations/present';
 import { ASSETS_PATH, integrationOwner } from './service';
-import type { IntegrationRow } from './table';
+import type { IntegrationRow } from '../../db/schema/integrations';
 
 export function assetUrl(ctx: RequestContext, hash: string): string {
   return `${ctx.config.publicUrl}${ASSETS_PATH}${hash}`;

@@ -2,7 +2,6 @@ import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, booleanParam, optionalParam, type RestRouter } from '../../rest/router';
 import type { DevModeInput, IntegrationListInput, PublishInput } from './input';
 import { presentIntegration } from './present';
-import { renderIntegrationUI } from '../installations/service';
 import { disableDevMode, getIntegration, listIntegrations, publishIntegration, setDevMode, unpublishIntegration } from './service';
 
 const ONE = '/v1/integrations/:integrationName';
@@ -44,5 +43,4 @@ export function integrationRoutes(r: RestRouter): void {
     return { status: 204 };
   });
 
-  r.get(`${ONE}/render`, async ({ ctx, params, query }) => ({ status: 200, body: await renderIntegrationUI(ctx, params.integrationName, query.get('request')) }));
 }

@@ -7,16 +7,18 @@ import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { FetchRefused } from '../../lib/safe-fetch';
-import { getOrganization } from '../organizations/service';
-import { organizations, type OrganizationRow } from '../organizations/table';
-import { users } from '../users/table';
-import { checkedAddress, parseTargetUrl } from './runtime/guarded-http';
+import { getOrganization, organizationById } from '../organizations/service';
+import { organizations, type OrganizationRow } from '../../db/schema/organizations';
+import { users } from '../../db/schema/users';
+import { checkedAddress, parseTargetUrl } from '../../runtime/guarded-http';
 import { devModeSchema, INTEGRATION_NAME, integrationListSchema, publishSchema, type DevModeInput, type IntegrationListInput, type PublishInput } from './input';
 import { putBlob } from './files';
 import { encryptSecrets } from './secrets';
-import { organizationById } from '../organizations/loaders';
 import { integrationById } from './loaders';
-import { integrations, type IntegrationManifest, type IntegrationRow } from './table';
+import { integrations, type IntegrationManifest, type IntegrationRow } from '../../db/schema/integrations';
+
+/** Integrations by id, unchecked: for services that decide who sees what themselves. */
+export { integrationById } from './loaders';
 
 /*
  * Integrations: publishing (what `gitbook publish` sends), reading, listing and unpublishing, and
@@ -245,3 +247,4 @@ export async function disableDevMode(ctx: RequestContext, name: string): Promise
 /** For the delivery task of the installations module: the stored bundle and the decrypted secrets. */
 export { getBlob as readStoredFile } from './files';
 export { decryptSecrets } from './secrets';
+export { issueToken } from './tokens';

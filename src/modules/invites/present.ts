@@ -1,4 +1,4 @@
-import type { LinkInviteRow } from './table';
+import type { LinkInviteRow } from '../../db/schema/invites';
 
 export function presentLinkInvite(invite: LinkInviteRow) {
   // Only admins can read invite links, and an admin already holds every role a link can carry.

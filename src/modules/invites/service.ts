@@ -7,10 +7,9 @@ import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { rememberMember } from '../../access-control/membership';
 import { addMembership } from '../members/service';
-import { getOrganization } from '../organizations/service';
-import { organizationById } from '../organizations/loaders';
+import { getOrganization, organizationById } from '../organizations/service';
 import { linkInviteCreateSchema, linkInviteUpdateSchema, type LinkInviteCreateInput, type LinkInviteUpdateInput } from './input';
-import { organizationLinkInvites, type LinkInviteRow } from './table';
+import { organizationLinkInvites, type LinkInviteRow } from '../../db/schema/invites';
 
 async function adminOrganization(ctx: RequestContext, organizationId: string) {
   const org = await getOrganization(ctx, organizationId);

@@ -1,7 +1,7 @@
 import { bodyObject } from '../../domain/validate';
 import { z } from 'zod';
 import { ROLES, roleOrGuestSchema, roleSchema } from '../../domain/roles';
-import { emailSchema } from '../users/input';
+import { emailSchema } from '../../domain/email';
 
 export const memberListFilterSchema = z.object({
   role: z.union([roleSchema, z.literal('guest')], { error: `role must be one of ${ROLES.join(', ')}, guest` }).optional(),
@@ -27,8 +27,3 @@ export const inviteUsersSchema = z
   }, bodyObject)
   .strict();
 export type InviteUsersInput = z.input<typeof inviteUsersSchema>;
-
-export const orderSchema = z.object({
-  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
-});
-export type OrderInput = z.input<typeof orderSchema>;

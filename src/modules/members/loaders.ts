@@ -2,7 +2,7 @@ import { and, count } from 'drizzle-orm';
 import { anyOf } from '../../db/any';
 import { defineLoader } from '../../db/loader';
 import { byKey } from '../../lib/loaders';
-import { teamMembers } from '../teams/table';
+import { teamMembers } from '../../db/schema/teams';
 
 interface MemberKey {
   organizationId: string;

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context/request-context';
 import { presentUser } from '../users/present';
 import { getUser } from '../users/service';
 import { memberSpaceCount, memberTeamCount } from './service';
-import type { MemberRow } from './table';
+import type { MemberRow } from '../../db/schema/members';
 
 export async function presentMember(ctx: RequestContext, member: MemberRow) {
   const [user, teams, spaces] = await Promise.all([getUser(ctx, member.userId), memberTeamCount(ctx, member), memberSpaceCount(ctx, member)]);

@@ -10,13 +10,13 @@ import type { Page, PageArgs } from '../../domain/page';
 import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
 import { getOrganization, insertOrganization } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
-import { countMemberSpaces } from '../permissions/service';
+import type { OrganizationRow } from '../../db/schema/organizations';
+import { countMemberSpaces } from '../../access-control/grants';
 import { ensureUser } from '../users/service';
-import { users } from '../users/table';
+import { users } from '../../db/schema/users';
 import { inviteUsersSchema, memberListFilterSchema, memberUpdateSchema, type InviteUsersInput, type MemberListFilter, type MemberUpdateInput } from './input';
 import { teamCountByMember } from './loaders';
-import { organizationMembers, type MemberRow } from './table';
+import { organizationMembers, type MemberRow } from '../../db/schema/members';
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import type { OpenApiSpecVersionRow, SpecOperation } from './table';
+import type { OpenApiSpecVersionRow, SpecOperation } from '../../db/schema/openapi';
 
 /** A page computed from a spec version: its key is stable across versions, so its id is too. */
 export interface GeneratedPage {

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import { FetchRefused, safeFetch } from '../../lib/safe-fetch';
-import type { SpecErrorCode, SpecOperation } from './table';
+import type { SpecErrorCode, SpecOperation } from '../../db/schema/openapi';
 
 /** What one processing found: the document and its summary, or why there is none. */
 export type Processed =

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { byTimeThenId, keysetPage } from '../../db/keyset';
 import type { Page, PageArgs } from '../../domain/page';
-import { openapiSpecs, openapiSpecVersions, type OpenApiSpecRow, type OpenApiSpecVersionRow } from './table';
+import { openapiSpecs, openapiSpecVersions, type OpenApiSpecRow, type OpenApiSpecVersionRow } from '../../db/schema/openapi';
 
 export async function findSpec(db: Db, organizationId: string, slug: string): Promise<OpenApiSpecRow | null> {
   const [row] = await db.select().from(openapiSpecs).where(and(eq(openapiSpecs.organizationId, organizationId), eq(openapiSpecs.slug, slug)));

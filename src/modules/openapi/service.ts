@@ -5,12 +5,12 @@ import { parseInput } from '../../domain/validate';
 import type { TaskDefinition } from '../../jobs/job';
 import { newId } from '../../lib/ids';
 import { getOrganization } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
+import type { OrganizationRow } from '../../db/schema/organizations';
 import { slugSchema, specCreateSchema, specPatchSchema, specPutSchema, type SpecCreateInput, type SpecPatchInput, type SpecPutInput } from './input';
 import { processSpec } from './processing';
 import { specPages, specUnavailable, type GeneratedPages } from './pages';
 import { deleteSpecRow, findSpec, findSpecById, findSpecsBySlugs, findVersion, findVersions, insertSpec, insertVersion, listSpecRows, updateSpecRow } from './queries';
-import type { OpenApiSpecRow, OpenApiSpecVersionRow } from './table';
+import type { OpenApiSpecRow, OpenApiSpecVersionRow } from '../../db/schema/openapi';
 
 export const PROCESS_TASK = 'openapi-process';
 

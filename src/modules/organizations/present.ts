@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { organizationPermissions } from './service';
-import type { OrganizationRow } from './table';
+import type { OrganizationRow } from '../../db/schema/organizations';
 
 export function organizationUrls(ctx: RequestContext, org: OrganizationRow) {
   return {

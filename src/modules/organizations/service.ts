@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, PreconditionFailedError } from '../../dom
 import { type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { organizationMembers } from '../members/table';
+import { organizationMembers } from '../../db/schema/members';
 import {
   emailDomainSchema,
   organizationTitleSchema,
@@ -14,7 +14,10 @@ import {
   type OrganizationUpdateInput,
 } from './input';
 import { organizationById } from './loaders';
-import { organizations, type OrganizationRow } from './table';
+import { organizations, type OrganizationRow } from '../../db/schema/organizations';
+
+/** Organizations by id, unchecked: for services that decide who sees what themselves. */
+export { organizationById } from './loaders';
 
 /** An organization the viewer can see; anything else, including another's, is NOT_FOUND. */
 export async function getOrganization(ctx: RequestContext, id: string): Promise<OrganizationRow> {

@@ -1,26 +1,24 @@
 import { and, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
 import { contentRole, forgetContentAccess, type Content } from '../../access-control/content';
-import type { Tx } from '../../db/client';
 import { byTimeThenId, keysetPage } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import { mapPage, type Page, type PageArgs } from '../../domain/page';
 import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
-import { organizationMembers } from '../members/table';
+import { organizationMembers } from '../../db/schema/members';
 import { getOrganization } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
-import { teamById } from '../teams/loaders';
-import { teamMembers, teams, type TeamRow } from '../teams/table';
-import { userById } from '../users/loaders';
-import type { UserRow } from '../users/table';
+import type { OrganizationRow } from '../../db/schema/organizations';
+import { teamById } from '../teams/service';
+import { teamMembers, teams, type TeamRow } from '../../db/schema/teams';
+import { userById } from '../users/service';
+import type { UserRow } from '../../db/schema/users';
 import { grantInviteSchema, grantRoleSchema, type GrantInviteInput, type GrantRoleInput } from './input';
-import { spaceGrantsByMember, spaceGrantsByTeam } from './loaders';
-import { forGrantee, onContent, writeGrants, type Grantee } from './queries';
-import { contentGrants, type ContentGrantRow } from './table';
+import { forGrantee, onContent, writeGrants, type Grantee } from '../../access-control/grants';
+import { contentGrants, type ContentGrantRow } from '../../db/schema/permissions';
 
 export type { Content } from '../../access-control/content';
-export type { Grantee } from './queries';
+export type { Grantee } from '../../access-control/grants';
 
 /** The viewer's role on a space or collection; null when they have none. */
 export function viewerContentRole(ctx: RequestContext, content: Content): Promise<Role | null> {
@@ -147,24 +145,6 @@ export async function listTeamGrants(ctx: RequestContext, content: Content, args
   const page = await grantsPage(ctx, and(onContent(content), isNotNull(contentGrants.teamId), seenTeams), args, max);
   const rows = await teamById(ctx).loadMany(page.items.map((g) => g.teamId!));
   return mapPage(page, (g, i) => ({ role: g.role, team: rows[i] as TeamRow, grantedAt: g.createdAt }));
-}
-
-export async function countMemberSpaces(ctx: RequestContext, organizationId: string, userId: string): Promise<number> {
-  return (await spaceGrantsByMember(ctx).load(`${organizationId}:${userId}`)) ?? 0;
-}
-
-export async function countTeamSpaces(ctx: RequestContext, teamId: string): Promise<number> {
-  return (await spaceGrantsByTeam(ctx).load(teamId)) ?? 0;
-}
-
-/**
- * Whoever creates a space or collection administers it, as on the platform: a `create` member may
- * then rename, move and share what they made. Organization admins need no grant.
- */
-export async function grantCreator(ctx: RequestContext, tx: Tx, org: OrganizationRow, content: Content): Promise<void> {
-  const viewer = requireViewer(ctx);
-  if (await ctx.authz.can('organization:admin', org)) return;
-  await writeGrants(tx, content, [{ kind: 'user', id: viewer.user.id }], 'admin', ctx.now());
 }
 
 /** Grantees named by ids in a path, for the REST operations on one grant. */

@@ -2,8 +2,8 @@ import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DefaultLevel } from '../../domain/permissions';
 import type { Tx } from '../../db/client';
 import { ConflictError, ValidationError } from '../../domain/errors';
-import { collections } from '../collections/table';
-import { spaces } from '../spaces/table';
+import { collections } from '../../db/schema/collections';
+import { spaces } from '../../db/schema/spaces';
 import type { PositionInput } from './input';
 
 /*

@@ -11,7 +11,7 @@ import {
   updatePublishingAuth,
   type PublishedAnswer,
 } from './service';
-import type { SitePublishingAuthRow } from './table';
+import type { SitePublishingAuthRow } from '../../db/schema/published';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 

@@ -5,9 +5,9 @@ import { ValidationError } from '../../domain/errors';
 import { parseInput } from '../../domain/validate';
 import { componentErrors } from '../../lib/spec-schemas';
 import { DEFAULT_CUSTOMIZATION, getSite } from '../sites/service';
-import type { SiteRow } from '../sites/table';
+import type { SiteRow } from '../../db/schema/sites';
 import { publishingAuthUpdateSchema, type PublishingAuthUpdateInput } from './input';
-import { siteCustomizations, sitePublishingAuth, type SitePublishingAuthRow } from './table';
+import { siteCustomizations, sitePublishingAuth, type SitePublishingAuthRow } from '../../db/schema/published';
 
 const newKey = () => randomBytes(32).toString('base64url');
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../context/request-context';
-import { emitIntegrationEvent } from '../integrations/queries';
+import { emitIntegrationEvent } from '../events/service';
 
 /** Who read a page, as the spec's view events describe a visitor. */
 export interface ViewVisitor {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { revisions, type RevisionRow } from './table';
+import { revisions, type RevisionRow } from '../../db/schema/revisions';
 
 /** The empty revision a space is born with. */
 export async function createInitialRevision(tx: Tx, spaceId: string, revisionId: string, createdBy: string | null, at: Date): Promise<RevisionRow> {

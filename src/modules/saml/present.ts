@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { presentTeam } from '../teams/present';
 import { samlProviderDefaultTeam, samlServiceUrls } from './service';
-import type { SamlProviderRow } from './table';
+import type { SamlProviderRow } from '../../db/schema/saml';
 
 export async function presentSamlProvider(ctx: RequestContext, provider: SamlProviderRow) {
   const team = await samlProviderDefaultTeam(ctx, provider);

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { RequestContext } from '../../context/request-context';
 import { UnauthenticatedError } from '../../domain/errors';
 import { newId } from '../../lib/ids';
-import { samlRequests, type SamlProviderRow } from './table';
+import { samlRequests, type SamlProviderRow } from '../../db/schema/saml';
 
 /** How long an AuthnRequest may wait for its answer. */
 const REQUEST_TTL_MS = 10 * 60 * 1000;

@@ -7,16 +7,16 @@ import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { getOrganization } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
+import type { OrganizationRow } from '../../db/schema/organizations';
 import { addMembership } from '../members/service';
-import { organizationMembers } from '../members/table';
-import { teamById } from '../teams/loaders';
-import { teamMembers, type TeamRow } from '../teams/table';
+import { organizationMembers } from '../../db/schema/members';
+import { teamById } from '../teams/service';
+import { teamMembers, type TeamRow } from '../../db/schema/teams';
 import { createApiToken, ensureUser } from '../users/service';
 import { samlPostSchema, samlProviderCreateSchema, samlProviderUpdateSchema, type SamlPost, type SamlProviderCreateInput, type SamlProviderUpdateInput } from './input';
 import { samlProviderById } from './loaders';
 import { authnRequestUrl, serviceProviderMetadata, serviceUrls, verifySamlResponse, type ServiceUrls, type VerifiedAssertion } from './protocol';
-import { samlAssertions, samlProviders, type SamlProviderRow } from './table';
+import { samlAssertions, samlProviders, type SamlProviderRow } from '../../db/schema/saml';
 
 const ADMINS_ONLY = 'Only organization admins can manage SAML providers';
 

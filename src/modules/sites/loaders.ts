@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { anyOf } from '../../db/any';
 import { defineLoader } from '../../db/loader';
 import { byKey } from '../../lib/loaders';
-import { sites, siteSections, siteSpaces, type SiteRow } from './table';
+import { sites, siteSections, siteSpaces, type SiteRow } from '../../db/schema/sites';
 
 export const siteById = defineLoader<string, SiteRow>('siteById', async (db, ids) => byKey(ids, await db.select().from(sites).where(anyOf(sites.id, ids)), (s) => s.id));
 

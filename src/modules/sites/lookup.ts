@@ -6,7 +6,7 @@ import type { ShareLinkInSite } from './share-links';
 import { getSiteById, manageableSite } from './site-access';
 import { findSiteSpace, type SiteSpaceInSite } from './site-spaces';
 import { loadTree } from './structure';
-import { shareLinks, siteSectionGroups, siteSections, siteSpaces } from './table';
+import { shareLinks, siteSectionGroups, siteSections, siteSpaces } from '../../db/schema/sites';
 
 /*
  * Site parts by their id alone, for GraphQL's node lookups: the part's site must be one the viewer

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { presentSpace } from '../spaces/present';
 import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
-import type { ShareLinkRow, SiteRow } from './table';
+import type { ShareLinkRow, SiteRow } from '../../db/schema/sites';
 
 /** The platform's Site. */
 export async function presentSite(ctx: RequestContext, site: SiteRow) {

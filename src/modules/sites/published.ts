@@ -4,7 +4,7 @@ import { NotFoundError } from '../../domain/errors';
 import { siteById } from './loaders';
 import { structureOf, type StructureView } from './sections';
 import { loadTree } from './structure';
-import { shareLinks, type SiteRow } from './table';
+import { shareLinks, type SiteRow } from '../../db/schema/sites';
 
 /** Whether a share key is an active link of this site. */
 async function opensSite(ctx: RequestContext, site: SiteRow, key: string | undefined): Promise<boolean> {

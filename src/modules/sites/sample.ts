@@ -1,4 +1,4 @@
-import type { NewPage } from '../content/input';
+import type { NewPage } from '../../domain/content';
 
 /** What a site made with `spaces: "sample"` starts with: a small, real set of pages to edit. */
 export const SAMPLE_PAGES: NewPage[] = [

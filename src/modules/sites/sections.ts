@@ -21,7 +21,7 @@ import { siteById } from './loaders';
 import { getSite, manageableSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
 import { findSiteSpace, insertSiteSpace, withSpaces, type SiteSpaceInSite } from './site-spaces';
 import { loadTree, placed, renumber, renumberTop, sectionsInOrder, sectionsOf, spacesOf, topLevel, type SiteTree, type TopItem } from './structure';
-import { siteSectionGroups, siteSections, sites, siteSpaces, type SiteRow, type SiteSectionGroupRow, type SiteSectionRow } from './table';
+import { siteSectionGroups, siteSections, sites, siteSpaces, type SiteRow, type SiteSectionGroupRow, type SiteSectionRow } from '../../db/schema/sites';
 
 /** A section with its site spaces, as its object shows it. */
 export interface SectionView {

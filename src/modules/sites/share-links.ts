@@ -7,7 +7,7 @@ import { parseInput } from '../../domain/validate';
 import { newId, newToken } from '../../lib/ids';
 import { shareLinkCreateSchema, shareLinkUpdateSchema, type ShareLinkCreateInput, type ShareLinkUpdateInput } from './input';
 import { manageableSite } from './site-access';
-import { shareLinks, type ShareLinkRow, type SiteRow } from './table';
+import { shareLinks, type ShareLinkRow, type SiteRow } from '../../db/schema/sites';
 
 const shareLinkOrder = byTimeThenId<ShareLinkRow>(shareLinks.createdAt, (l) => l.createdAt, shareLinks.id);
 

@@ -3,9 +3,9 @@ import { requireViewer, type RequestContext } from '../../context/request-contex
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import { getOrganization } from '../organizations/service';
 import { getSpace } from '../spaces/service';
-import type { SpaceRow } from '../spaces/table';
+import type { SpaceRow } from '../../db/schema/spaces';
 import { siteById } from './loaders';
-import { shareLinks, type SiteRow } from './table';
+import { shareLinks, type SiteRow } from '../../db/schema/sites';
 
 /** A site of that organization the viewer may see; anything else, another organization's included, is NOT_FOUND. */
 export async function getSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<SiteRow> {

@@ -5,14 +5,13 @@ import { ConflictError, NotFoundError, ValidationError } from '../../domain/erro
 import { windowOf, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { spaceById } from '../spaces/loaders';
-import { getSpace } from '../spaces/service';
-import type { SpaceRow } from '../spaces/table';
+import { getSpace, spaceById } from '../spaces/service';
+import type { SpaceRow } from '../../db/schema/spaces';
 import { siteSpaceAddSchema, siteSpaceUpdateSchema, type SiteSpaceAddInput, type SiteSpaceUpdateInput } from './input';
 import { siteById } from './loaders';
 import { getSite, manageableSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
 import { loadTree, renumber, sectionsInOrder, spacesOf, type SiteTree } from './structure';
-import { siteSections, sites, siteSpaces, type SiteRow, type SiteSpaceRow } from './table';
+import { siteSections, sites, siteSpaces, type SiteRow, type SiteSpaceRow } from '../../db/schema/sites';
 
 /** A site space with its site and its space: what its object shows. */
 export interface SiteSpaceInSite {

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { siteSectionGroups, siteSections, siteSpaces, type SiteRow, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from './table';
+import { siteSectionGroups, siteSections, siteSpaces, type SiteRow, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../../db/schema/sites';
 
 /** Everything a site is made of, each list in its order: three statements. */
 export interface SiteTree {

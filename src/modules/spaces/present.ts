@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { spacePublication } from '../sites/service';
 import { spaceCounters, spacePermissions } from './service';
-import type { SpaceRow } from './table';
+import type { SpaceRow } from '../../db/schema/spaces';
 
 export async function presentSpace(ctx: RequestContext, row: SpaceRow) {
   const [permissions, counters, publication] = await Promise.all([spacePermissions(ctx, row), spaceCounters(ctx, row), spacePublication(ctx, row)]);

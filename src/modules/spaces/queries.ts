@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { spaces } from './table';
+import { spaces } from '../../db/schema/spaces';
 
 /**
  * Points the space at a new revision, only if it still points at `from`: the compare-and-set

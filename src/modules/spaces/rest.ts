@@ -1,8 +1,8 @@
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
-import type { OrderInput } from '../members/input';
-import type { TransferInput } from '../placement/input';
-import { moveInputFromRest } from '../placement/rest';
+import type { OrderInput } from '../../domain/page';
+import { moveInputFromRest } from '../placement/present';
+import type { TransferInput } from '../placement/service';
 import { spaceCreateSchema, type SpaceCreateInput, type SpaceUpdateInput } from './input';
 import { getSpaceWithShareKey } from '../sites/service';
 import { presentSpace } from './present';

@@ -2,30 +2,32 @@ import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { collectionById, contentRole, forgetContentAccess, rememberCollection } from '../../access-control/content';
 import { spaceAllows, type SPACE_RULES } from '../../access-control/policies';
 import type { Db } from '../../db/client';
+import type { JobDefinition } from '../../jobs/job';
 import { byTimeThenId, keysetPage, keysetPages, type KeysetInclude, type KeysetSpec } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError } from '../../domain/errors';
-import { mapPage, type Page, type PageArgs } from '../../domain/page';
+import { mapPage, type OrderInput, orderSchema, type Page, type PageArgs } from '../../domain/page';
 import type { Role } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { assertCanCreateIn, getCollection } from '../collections/service';
-import { collections, type CollectionRow } from '../collections/table';
-import { orderSchema, type OrderInput } from '../members/input';
+import { collections, type CollectionRow } from '../../db/schema/collections';
 import { getMember } from '../members/service';
 import { getOrganization, getTransferTarget } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
-import { copySpaceGrants, rehomeGrants } from '../permissions/queries';
-import { grantCreator } from '../permissions/service';
-import { contentGrants, type ContentGrantRow } from '../permissions/table';
-import { moveSchema, transferSchema, type MoveInput, type TransferInput } from '../placement/input';
-import { endPosition, positionAt, positionForMove, siblingsOf } from '../placement/queries';
-import { copyRevision, createInitialRevision } from '../revisions/queries';
+import type { OrganizationRow } from '../../db/schema/organizations';
+import { copySpaceGrants, grantCreator, rehomeGrants } from '../../access-control/grants';
+import { contentGrants, type ContentGrantRow } from '../../db/schema/permissions';
+import { moveSchema, transferSchema, type MoveInput, type TransferInput, endPosition, positionAt, positionForMove, siblingsOf } from '../placement/service';
+import { copyRevision, createInitialRevision } from '../revisions/service';
 import { spaceCreateSchema, spaceUpdateSchema, type SpaceCreateInput, type SpaceUpdateInput } from './input';
 import { spaceById } from './loaders';
 import type { SpaceVisibility } from '../../domain/spaces';
-import { spaces, type SpaceRow } from './table';
-import { emitIntegrationEvent } from '../integrations/queries';
+import { spaces, type SpaceRow } from '../../db/schema/spaces';
+import { emitIntegrationEvent } from '../events/service';
+
+/** Spaces by id, unchecked: for services that decide who sees what themselves. */
+export { spaceById } from './loaders';
+export { advanceSpaceRevision, currentRevisionId } from './queries';
 
 /** How long a deleted space can be restored before it is purged for good. */
 export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -394,3 +396,17 @@ export async function spacePermissions(ctx: RequestContext, row: SpaceRow): Prom
 export async function spaceCounters(_ctx: RequestContext, row: SpaceRow) {
   return { comments: row.commentsOpen, changeRequests: row.changeRequestsTotal, changeRequestsOpen: row.changeRequestsOpen, changeRequestsDraft: row.changeRequestsDraft };
 }
+
+/**
+ * Deletes for good the spaces whose restore window is over. Hourly: a space can outlive its
+ * window by up to an hour, which nobody can observe since restore already refuses it.
+ */
+export const purgeDeletedSpacesJob: JobDefinition<{ purged: string[] }> = {
+  name: 'purge-deleted-spaces',
+  cron: '0 * * * *',
+  async run({ db, now, log }) {
+    const purged = await purgeDeletedSpaces(db, now());
+    log(`purge-deleted-spaces: purged ${purged.length} deleted space${purged.length === 1 ? '' : 's'}`);
+    return { purged };
+  },
+};

@@ -2,7 +2,7 @@ import { count } from 'drizzle-orm';
 import { anyOf } from '../../db/any';
 import { defineLoader } from '../../db/loader';
 import { byKey } from '../../lib/loaders';
-import { teamMembers, teams, type TeamRow } from './table';
+import { teamMembers, teams, type TeamRow } from '../../db/schema/teams';
 
 export const teamById = defineLoader<string, TeamRow>('teamById', async (db, ids) =>
   byKey(ids, await db.select().from(teams).where(anyOf(teams.id, ids)), (t) => t.id),

@@ -1,8 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { presentMember } from '../members/present';
-import { countTeamSpaces } from '../permissions/service';
-import { countTeamMembers, type TeamMembership } from './service';
-import type { TeamRow } from './table';
+import { countTeamMembers, countTeamSpaces, type TeamMembership } from './service';
+import type { TeamRow } from '../../db/schema/teams';
 
 export async function presentTeam(ctx: RequestContext, team: TeamRow) {
   const [members, spaces, admin, view] = await Promise.all([

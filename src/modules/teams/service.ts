@@ -10,10 +10,10 @@ import type { TeamRole } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { getMember } from '../members/service';
-import { organizationMembers, type MemberRow } from '../members/table';
+import { organizationMembers, type MemberRow } from '../../db/schema/members';
 import { getOrganization } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
-import { users } from '../users/table';
+import type { OrganizationRow } from '../../db/schema/organizations';
+import { users } from '../../db/schema/users';
 import {
   teamCreateSchema,
   teamListFilterSchema,
@@ -28,7 +28,12 @@ import {
   type TeamUpdateInput,
 } from './input';
 import { memberCountByTeam, teamById } from './loaders';
-import { teamMembers, teams, type TeamMemberRow, type TeamRow } from './table';
+
+export { countTeamSpaces } from '../../access-control/grants';
+import { teamMembers, teams, type TeamMemberRow, type TeamRow } from '../../db/schema/teams';
+
+/** Teams by id, unchecked: for services that decide who sees what themselves. */
+export { teamById } from './loaders';
 
 /** A member of a team, with their membership of the organization. */
 export type TeamMembership = TeamMemberRow & { member: MemberRow };

@@ -1,7 +1,7 @@
 import { anyOf } from '../../db/any';
 import { defineLoader } from '../../db/loader';
 import { byKey } from '../../lib/loaders';
-import { translations, type TranslationRow } from './table';
+import { translations, type TranslationRow } from '../../db/schema/translations';
 
 /** Translations by id; services check the organization they belong to. */
 export const translationById = defineLoader<string, TranslationRow>('translationById', async (db, ids) =>

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { translationPermissions } from './service';
-import type { TranslationRow } from './table';
+import type { TranslationRow } from '../../db/schema/translations';
 
 const seconds = (ms: number) => Math.round(ms / 1000);
 

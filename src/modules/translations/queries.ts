@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { translationPages, translations, type TranslatedPage, type TranslationRow } from './table';
+import { translationPages, translations, type TranslatedPage, type TranslationRow } from '../../db/schema/translations';
 
 /** A run still queued, or "running", after this long was lost with its job or its worker: it may be queued again. */
 export const STALE_RUN_MS = 20 * 60 * 1000;

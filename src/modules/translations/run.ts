@@ -4,13 +4,13 @@ import type { RequestContext } from '../../context/request-context';
 import { DomainError, NotFoundError } from '../../domain/errors';
 import type { TaskContext } from '../../jobs/job';
 import { addContent, allPagesOf, fileBytes, getContent, pageBodies, type SpaceContent, type TreePage } from '../content/service';
-import type { NewFile, NewPage } from '../content/input';
+import type { NewFile, NewPage } from '../../domain/content';
 import { createSpace, getSpace } from '../spaces/service';
-import { users } from '../users/table';
+import { users } from '../../db/schema/users';
 import { BATCH, libreTranslate, ProviderError, type TranslationProvider } from './provider';
 import { claimRun, priorPages, recordCompleted, recordFailed, setResultSpace, type RunOutcome } from './queries';
 import { markdownSegments, plainSegment, type Segment } from './segments';
-import type { TranslatedPage, TranslationRow } from './table';
+import type { TranslatedPage, TranslationRow } from '../../db/schema/translations';
 
 /** The queue name of a translation run. */
 export const TRANSLATION_RUN_TASK = 'translation-run';

@@ -7,15 +7,15 @@ import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { componentErrors } from '../../lib/spec-schemas';
 import { getOrganization } from '../organizations/service';
-import type { OrganizationRow } from '../organizations/table';
+import type { OrganizationRow } from '../../db/schema/organizations';
 import { getSpace } from '../spaces/service';
-import type { SpaceRow } from '../spaces/table';
+import type { SpaceRow } from '../../db/schema/spaces';
 import { translationCreateSchema, translationUpdateSchema, type TranslationCreateInput, type TranslationUpdateInput } from './input';
 import type { TaskDefinition } from '../../jobs/job';
 import { translationById } from './loaders';
 import { markQueued, unmarkQueued } from './queries';
 import { NO_PROVIDER_MESSAGE, performTranslationRun, TRANSLATION_RUN_TASK } from './run';
-import { translations, type TranslationRow } from './table';
+import { translations, type TranslationRow } from '../../db/schema/translations';
 
 /** Instructions when none are given: an empty document. */
 const EMPTY_DOCUMENT = { object: 'document', data: { schemaVersion: 1 }, nodes: [] };

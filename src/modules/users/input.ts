@@ -1,11 +1,3 @@
 import { z } from 'zod';
 
-export const emailSchema = z
-  .string({ error: 'email must be a string' })
-  .trim()
-  .max(320, 'email must be at most 320 characters')
-  // Any one-letter top-level label passes (a@b.c), as in the wild; zod's default wants two letters.
-  .pipe(z.email({ pattern: /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, error: 'email must be a valid e-mail address' }))
-  .transform((e) => e.toLowerCase());
-
 export const displayNameSchema = z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters');

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { userEmail } from './service';
-import type { UserRow } from './table';
+import type { UserRow } from '../../db/schema/users';
 
 /** `email` is left out when the viewer may not read it (the platform's User has it optional). */
 export async function presentUser(ctx: RequestContext, user: UserRow) {

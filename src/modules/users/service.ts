@@ -5,9 +5,13 @@ import { requireViewer, type RequestContext } from '../../context/request-contex
 import { NotFoundError } from '../../domain/errors';
 import { parseInput } from '../../domain/validate';
 import { hashToken, newId, newToken } from '../../lib/ids';
-import { displayNameSchema, emailSchema } from './input';
+import { emailSchema } from '../../domain/email';
+import { displayNameSchema } from './input';
 import { userById } from './loaders';
-import { apiTokens, users, type UserRow } from './table';
+import { apiTokens, users, type UserRow } from '../../db/schema/users';
+
+/** Users by id, unchecked: for services that show who did what. */
+export { userById } from './loaders';
 
 /**
  * Users are visible to anyone signed in: the platform treats name and avatar as public profile.

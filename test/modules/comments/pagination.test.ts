@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comments } from '../../../src/modules/comments/table';
+import { comments } from '../../../src/db/schema/comments';
 import { newId } from '../../../src/lib/ids';
 import type { TestApp } from '../../support/clients';
 import type { OrgFixture } from '../../support/factories';

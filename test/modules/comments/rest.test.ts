@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commentReactions, commentReplies, comments } from '../../../src/modules/comments/table';
+import { commentReactions, commentReplies, comments } from '../../../src/db/schema/comments';
 import type { TestApp } from '../../support/clients';
 import type { Actor, OrgFixture } from '../../support/factories';
 import { scenario } from '../../support/scenario';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../../src/auth/context';
 import { authenticate } from '../../../src/auth/authenticate';
 import { addContent } from '../../../src/modules/content/service';
-import type { NewPage } from '../../../src/modules/content/input';
+import type { NewPage } from '../../../src/domain/content';
 import { scenario } from '../../support/scenario';
 import { contentHelpers } from '../../support/content';
 import { mutations } from '../../support/graphql';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createIntegrationRuntime, type IntegrationRuntime } from '../../../src/modules/integrations/runtime/deliver';
-import { childPids } from '../../../src/modules/integrations/runtime/proc';
+import { createIntegrationRuntime, type IntegrationRuntime } from '../../../src/runtime/deliver';
+import { childPids } from '../../../src/runtime/proc';
 import { bundleFixture, environment, spaceContentUpdated, spaceEvent, startApiStandIn, type LocalServer } from './support';
 
 /*

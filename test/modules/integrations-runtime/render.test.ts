@@ -1,7 +1,7 @@
 import LZString from 'lz-string';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/domain/errors';
-import { decodeRenderRequest, validateContentKitTree } from '../../../src/modules/integrations/runtime/render';
+import { decodeRenderRequest, validateContentKitTree } from '../../../src/runtime/render';
 
 const encode = (value: unknown) => LZString.compressToEncodedURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
 const request = { componentId: 'greeting', props: { name: 'Ada', count: 2 }, context: { type: 'document', spaceId: 'space_1', editable: true, theme: 'light' } };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeIntegrationRuntime, configureIntegrationRuntime, createIntegrationRuntime, deliverEvent, type IntegrationRuntime } from '../../../src/modules/integrations/runtime/deliver';
-import { validateContentKitTree } from '../../../src/modules/integrations/runtime/render';
+import { closeIntegrationRuntime, configureIntegrationRuntime, createIntegrationRuntime, deliverEvent, type IntegrationRuntime } from '../../../src/runtime/deliver';
+import { validateContentKitTree } from '../../../src/runtime/render';
 import { bundleFixture, environment, INSTALLATION_TOKEN, spaceContentUpdated, spaceEvent, startApiStandIn, startLocalServer, uiRender, type LocalServer } from './support';
 
 describe('integration scripts in workerd', () => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIntegrationRuntime, SIGNATURE_HEADER, signBody, verifySignature, type IntegrationRuntime } from '../../../src/modules/integrations/runtime/deliver';
-import { protocolUrl } from '../../../src/modules/integrations/runtime/protocol';
-import { validateContentKitTree } from '../../../src/modules/integrations/runtime/render';
+import { createIntegrationRuntime, SIGNATURE_HEADER, signBody, verifySignature, type IntegrationRuntime } from '../../../src/runtime/deliver';
+import { protocolUrl } from '../../../src/runtime/protocol';
+import { validateContentKitTree } from '../../../src/runtime/render';
 import { bundleFixture, environment, INSTALLATION_TOKEN, spaceContentUpdated, startApiStandIn, startLocalServer, uiRender, type LocalServer, type RecordedRequest } from './support';
 
 type IntegrationModule = { default: { fetch(request: Request, env: unknown, ctx: unknown): Promise<Response> } };

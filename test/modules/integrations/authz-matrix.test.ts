@@ -11,8 +11,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../../src/modules/installations/tokens';
-import { integrations } from '../../../src/modules/integrations/table';
+import { issueToken } from '../../../src/modules/integrations/tokens';
+import { integrations } from '../../../src/db/schema/integrations';
 import type { TestApp } from '../../support/clients';
 import { gid, gqlOutcome, mutation, restOutcome, send, type GqlCall, type Outcome, type RestCall } from '../../support/doors';
 import type { Actor, OrgFixture } from '../../support/factories';

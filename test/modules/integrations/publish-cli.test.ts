@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresBlobStore } from '../../../src/modules/content/blob-store';
-import { integrations } from '../../../src/modules/integrations/table';
+import { integrations } from '../../../src/db/schema/integrations';
 import { startTestApp, type TestApp } from '../../support/clients';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
 import { FIXTURES, gitbookCli, type Cli } from './support';

@@ -13,7 +13,7 @@
  * Guide and Kept are live spaces of Acme (Kept given to nobody), Locked is locked, Yonder is Other's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../../src/modules/installations/tokens';
+import { issueToken } from '../../../src/modules/integrations/tokens';
 import type { TestApp } from '../../support/clients';
 import { gid, gqlOutcome, mutation, restOutcome, send, type GqlCall, type Outcome, type RestCall } from '../../support/doors';
 import type { OrgFixture } from '../../support/factories';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openapiSpecs, openapiSpecVersions } from '../../../src/modules/openapi/table';
+import { openapiSpecs, openapiSpecVersions } from '../../../src/db/schema/openapi';
 import { startTestApp, type TestApp } from '../../support/clients';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
 import { validateResponse } from '../../support/openapi';

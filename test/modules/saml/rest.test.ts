@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samlProviders } from '../../../src/modules/saml/table';
+import { samlProviders } from '../../../src/db/schema/saml';
 import type { TestApp } from '../../support/clients';
 import { buildTeam, type OrgFixture } from '../../support/factories';
 import { makeIdp, type TestIdp } from '../../support/saml-idp';

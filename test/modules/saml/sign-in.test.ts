@@ -1,9 +1,9 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { organizationMembers } from '../../../src/modules/members/table';
-import { samlAssertions } from '../../../src/modules/saml/table';
-import { teamMembers } from '../../../src/modules/teams/table';
-import { apiTokens, users } from '../../../src/modules/users/table';
+import { organizationMembers } from '../../../src/db/schema/members';
+import { samlAssertions } from '../../../src/db/schema/saml';
+import { teamMembers } from '../../../src/db/schema/teams';
+import { apiTokens, users } from '../../../src/db/schema/users';
 import { TEST_ORIGIN, type TestApp } from '../../support/clients';
 import { buildTeam, type OrgFixture } from '../../support/factories';
 import { scenario } from '../../support/scenario';

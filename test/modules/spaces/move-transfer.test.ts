@@ -2,7 +2,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/lib/ids';
 import type { Role } from '../../../src/domain/roles';
-import { contentGrants } from '../../../src/modules/permissions/table';
+import { contentGrants } from '../../../src/db/schema/permissions';
 import { upsertMember } from '../../../src/modules/members/service';
 import { buildMember, buildOrganization, buildTeam, type Actor, type OrgFixture } from '../../support/factories';
 import { startTestApp, type TestApp } from '../../support/clients';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Role } from '../../../src/domain/roles';
-import { organizationMembers } from '../../../src/modules/members/table';
+import { organizationMembers } from '../../../src/db/schema/members';
 import { startTestApp, type TestApp } from '../../support/clients';
 import { gid, gqlOutcome, mutation, restOutcome, send, type GqlCall, type Outcome } from '../../support/doors';
 import { buildMember, buildOrganization, type Actor } from '../../support/factories';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translations } from '../../../src/modules/translations/table';
+import { translations } from '../../../src/db/schema/translations';
 import { startTestApp, type TestApp } from '../../support/clients';
 import { contentBench, type ContentBench } from '../../support/change-requests';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../../support/factories';

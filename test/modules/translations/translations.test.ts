@@ -1,6 +1,6 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translations } from '../../../src/modules/translations/table';
+import { translations } from '../../../src/db/schema/translations';
 import { scenario } from '../../support/scenario';
 import { contentBench, type ContentBench } from '../../support/change-requests';
 import { gid, MISSING } from '../../support/doors';

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationMembers } from '../../../src/modules/members/table';
+import { organizationMembers } from '../../../src/db/schema/members';
 import { startTestApp, type TestApp } from '../../support/clients';
 import { buildMember, buildOrganization, buildUser, type Actor, type OrgFixture } from '../../support/factories';
 import { gid } from '../../support/doors';

@@ -3,7 +3,7 @@ import { enumValues } from '../../../graphql/enums';
 import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
 import type { PageArgs } from '../../../domain/page';
-import type { SpaceRow } from '../../spaces/table';
+import type { SpaceRow } from '../../../db/schema/spaces';
 import { RevisionRef } from '../../content/graphql/refs';
 import { contentAt, type ConflictKind, type MergeConflict, type PageChange } from '../../content/service';
 import { SpaceRef } from '../../spaces/graphql/refs';

@@ -2,9 +2,8 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { ContentDefaultLevelEnum, fromContentDefaultLevel } from '../../../graphql/enums';
 import { defineMutation } from '../../../graphql/mutation';
 import { OrganizationRef } from '../../organizations/graphql/refs';
-import { MOVE_FIELDS } from '../../placement/graphql/inputs';
-import { defineMoveMutations } from '../../placement/graphql/mutations';
-import { createCollection, deleteCollection, moveCollection, transferCollection, updateCollection } from '../service';
+import { MOVE_FIELDS } from '../../placement/graphql/refs';
+import { createCollection, deleteCollection, updateCollection } from '../service';
 import { CollectionRef } from './refs';
 
 defineMutation('collectionCreate', {
@@ -53,17 +52,4 @@ defineMutation('collectionDelete', {
     await deleteCollection(ctx, collectionId.id);
     return { deletedCollectionId: encodeGlobalID('Collection', collectionId.id) };
   },
-});
-
-defineMoveMutations({
-  noun: 'collection',
-  ref: CollectionRef,
-  move: moveCollection,
-  transfer: transferCollection,
-  moveDescription:
-    'Moves a collection within its organization: to another parent, to another place among its siblings, or both. ' +
-    'Needs admin on the collection and the create role where it goes; it cannot go inside itself.',
-  transferDescription:
-    'Moves a collection, with everything inside it, to the top level of another organization. Access granted to teams, ' +
-    'or to people who are not members there, is dropped. Needs admin on the collection and on the target organization.',
 });

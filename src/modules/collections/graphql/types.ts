@@ -4,8 +4,7 @@ import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, totalCountField } from '../../../graphql/relay';
 import { OrganizationRef } from '../../organizations/graphql/refs';
 import { getCollection, listCollectionsOfOrganizations } from '../service';
-import { placementFields } from './fields';
-import { CollectionRef } from './refs';
+import { CollectionRef, placementFields } from './refs';
 
 builder.node(CollectionRef, {
   description: 'A folder of spaces and other collections in an organization; its access applies to all it contains.',

@@ -1,7 +1,7 @@
 import { builder } from '../../../graphql/builder';
 import type { PageArgs } from '../../../domain/page';
 import type { ChangeRequestInSpace } from '../../change-requests/service';
-import type { SpaceRow } from '../../spaces/table';
+import type { SpaceRow } from '../../../db/schema/spaces';
 import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
 import { ChangeRequestRef } from '../../change-requests/graphql/refs';

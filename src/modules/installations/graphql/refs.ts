@@ -1,5 +1,5 @@
 import { builder } from '../../../graphql/builder';
-import type { InstallationRow, IntegrationEventRow } from '../../integrations/table';
+import type { InstallationRow, IntegrationEventRow } from '../../../db/schema/integrations';
 
 export const InstallationRef = builder.objectRef<InstallationRow>('IntegrationInstallation');
 export const IntegrationEventRef = builder.objectRef<IntegrationEventRow>('IntegrationEvent');

@@ -3,7 +3,7 @@ import { RoleEnum } from '../../../graphql/enums';
 import { defineMutation } from '../../../graphql/mutation';
 import { OrganizationRef } from '../../organizations/graphql/refs';
 import { createLinkInvite, deleteLinkInvite } from '../service';
-import type { LinkInviteRow } from '../table';
+import type { LinkInviteRow } from '../../../db/schema/invites';
 
 const LinkInvite = builder.objectRef<LinkInviteRow>('OrganizationLinkInvite').implement({
   description: 'An invite link: whoever holds it may join the organization with its role.',

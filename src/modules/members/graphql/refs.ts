@@ -1,5 +1,5 @@
 import { builder } from '../../../graphql/builder';
-import type { MemberRow } from '../table';
+import type { MemberRow } from '../../../db/schema/members';
 
 export const OrganizationMemberRef = builder.objectRef<MemberRow>('OrganizationMember');
 

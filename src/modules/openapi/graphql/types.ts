@@ -3,7 +3,7 @@ import { orNull } from '../../../graphql/errors';
 import { GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
 import { OrganizationRef } from '../../organizations/graphql/refs';
 import { getSpecById, latestVersion, listSpecs, specPermissions } from '../service';
-import type { OpenApiSpecVersionRow, SpecOperation } from '../table';
+import type { OpenApiSpecVersionRow, SpecOperation } from '../../../db/schema/openapi';
 import { OpenApiSpecRef } from './refs';
 
 export const OpenApiVisibilityEnum = builder.enumType('OpenAPISpecVisibility', {

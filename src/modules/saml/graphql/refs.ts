@@ -1,4 +1,4 @@
 import { builder } from '../../../graphql/builder';
-import type { SamlProviderRow } from '../table';
+import type { SamlProviderRow } from '../../../db/schema/saml';
 
 export const SamlProviderRef = builder.objectRef<SamlProviderRow>('SamlProvider');

@@ -2,7 +2,7 @@ import { builder } from '../../../graphql/builder';
 import { enumValues } from '../../../graphql/enums';
 import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES } from '../../../domain/sites';
 import type { SectionGroupView, SectionView, ShareLinkInSite, SiteSpaceInSite } from '../service';
-import type { SiteRow } from '../table';
+import type { SiteRow } from '../../../db/schema/sites';
 
 export const SiteRef = builder.objectRef<SiteRow>('Site');
 export const SiteSpaceRef = builder.objectRef<SiteSpaceInSite>('SiteSpace');

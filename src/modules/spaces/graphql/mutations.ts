@@ -3,10 +3,9 @@ import { ContentDefaultLevelEnum, fromContentDefaultLevel } from '../../../graph
 import { defineMutation } from '../../../graphql/mutation';
 import { CollectionRef } from '../../collections/graphql/refs';
 import { OrganizationRef } from '../../organizations/graphql/refs';
-import { MOVE_FIELDS } from '../../placement/graphql/inputs';
-import { defineMoveMutations } from '../../placement/graphql/mutations';
+import { MOVE_FIELDS } from '../../placement/graphql/refs';
 import type { SpaceUpdateInput } from '../input';
-import { createSpace, deleteSpace, duplicateSpace, moveSpace, restoreSpace, transferSpace, updateSpace } from '../service';
+import { createSpace, deleteSpace, duplicateSpace, restoreSpace, updateSpace } from '../service';
 import { SpaceRef } from './refs';
 import { SpaceEditModeEnum } from './types';
 
@@ -83,18 +82,4 @@ defineMutation('spaceDuplicate', {
   input: (t) => ({ spaceId: t.globalID({ for: SpaceRef, required: true, description: 'The space to copy.' }) }),
   payload: spacePayload('The copy.'),
   resolve: async ({ spaceId }, ctx) => ({ space: await duplicateSpace(ctx, spaceId.id) }),
-});
-
-defineMoveMutations({
-  noun: 'space',
-  ref: SpaceRef,
-  move: moveSpace,
-  transfer: transferSpace,
-  moveDescription:
-    'Moves a space within its organization: to another collection, to another place among its siblings, or both. A space ' +
-    'that followed the visibility of its collection becomes private at the top level. Needs admin on the space and the ' +
-    'create role where it goes.',
-  transferDescription:
-    'Moves a space to the top level of another organization. Access granted to teams, or to people who are not members ' +
-    'there, is dropped. Needs admin on the space and on the target organization.',
 });

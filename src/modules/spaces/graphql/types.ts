@@ -2,13 +2,12 @@ import type { PageArgs } from '../../../domain/page';
 import { builder } from '../../../graphql/builder';
 import { ContentDefaultLevelEnum, enumValues, toContentDefaultLevel } from '../../../graphql/enums';
 import { orNull } from '../../../graphql/errors';
-import { batchedConnection, GRAPHQL_MAX, totalCountField, type ConnectionSelection } from '../../../graphql/relay';
-import { CollectionRef } from '../../collections/graphql/refs';
-import { placementFields } from '../../collections/graphql/fields';
+import { batchedConnection, GRAPHQL_MAX, type ConnectionSelection } from '../../../graphql/relay';
+import { CollectionRef, placementFields } from '../../collections/graphql/refs';
 import { OrganizationRef } from '../../organizations/graphql/refs';
 import { getSpace, listSpacesOfCollections, listSpacesOfOrganizations, spaceCounters } from '../service';
 import { EDIT_MODES, type SpaceVisibility } from '../../../domain/spaces';
-import { SpaceRef } from './refs';
+import { SpaceConnection, SpaceRef } from './refs';
 
 const VISIBILITY_DESCRIPTIONS: Record<SpaceVisibility, string> = {
   public: 'Anyone on the internet, and search engines.',
@@ -91,12 +90,6 @@ builder.node(SpaceRef, {
     }),
   }),
 });
-
-/** One connection type for the spaces of an organization and of a collection. */
-export const SpaceConnection = builder.connectionObject(
-  { type: SpaceRef, name: 'SpaceConnection', description: 'A page of spaces.', fields: totalCountField },
-  { name: 'SpaceEdge', description: 'A space in a page, with its cursor.' },
-);
 
 /** What a query's selection of spaces asks to bring along with each one. */
 const along = (selection: ConnectionSelection) => ({ withParents: selection.nodeFields.has('parent') });

@@ -1,6 +1,6 @@
 import { builder } from '../../../graphql/builder';
 import type { TeamMembership } from '../service';
-import type { TeamRow } from '../table';
+import type { TeamRow } from '../../../db/schema/teams';
 
 export const TeamRef = builder.objectRef<TeamRow>('Team');
 export const TeamMembershipRef = builder.objectRef<TeamMembership>('TeamMembership');

@@ -1,4 +1,4 @@
 import { builder } from '../../../graphql/builder';
-import type { TranslationRow } from '../table';
+import type { TranslationRow } from '../../../db/schema/translations';
 
 export const TranslationRef = builder.objectRef<TranslationRow>('Translation');

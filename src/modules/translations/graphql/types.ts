@@ -9,7 +9,7 @@ import { SpaceRef } from '../../spaces/graphql/refs';
 import { getSpace } from '../../spaces/service';
 import { TRANSLATION_LANGUAGES } from '../input';
 import { getTranslationById, listTranslationsOfOrganizations, listTranslationsOfSpaces } from '../service';
-import type { TranslationStatus } from '../table';
+import type { TranslationStatus } from '../../../db/schema/translations';
 import { TranslationRef } from './refs';
 
 export const TranslationLanguageEnum = builder.enumType('TranslationLanguage', {

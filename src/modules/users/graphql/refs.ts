@@ -1,4 +1,4 @@
 import { builder } from '../../../graphql/builder';
-import type { UserRow } from '../table';
+import type { UserRow } from '../../../db/schema/users';
 
 export const UserRef = builder.objectRef<UserRow>('User');

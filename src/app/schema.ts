@@ -1,0 +1,21 @@
+import { builder } from '../graphql/builder';
+import '../graphql/errors';
+import '../modules/users/graphql/index';
+import '../modules/organizations/graphql/index';
+import '../modules/members/graphql/index';
+import '../modules/teams/graphql/index';
+import '../modules/invites/graphql/index';
+import '../modules/permissions/graphql/index';
+import '../modules/collections/graphql/index';
+import '../modules/spaces/graphql/index';
+import '../modules/content/graphql/index';
+import '../modules/change-requests/graphql/index';
+import '../modules/comments/graphql/index';
+import '../modules/sites/graphql/index';
+import '../modules/saml/graphql/index';
+import '../modules/translations/graphql/index';
+import '../modules/openapi/graphql/index';
+import '../modules/integrations/graphql/index';
+import '../modules/installations/graphql/index';
+
+export const schema = builder.toSchema({ sortSchema: true });

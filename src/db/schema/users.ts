@@ -1,0 +1,32 @@
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
+
+export const users = pgTable(
+  'users',
+  {
+    id: text().primaryKey(),
+    displayName: text().notNull(),
+    /** Stored lower-cased: e-mail lookups are case-insensitive. */
+    email: text().notNull(),
+    photoUrl: text(),
+    createdAt: ts().notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the token: the token itself is shown once and never stored. */
+    tokenHash: text().notNull(),
+    label: text(),
+    createdAt: ts().notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('api_tokens_hash_key').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/*
+ * Shapes of content that other modules borrow: how a read of a revision or a page is asked for
+ * (change requests read their own revisions the same way), and the pages and files that imports,
+ * templates, sample sites and translations hand to the content service.
+ */
+
+export const pageReadSchema = z.object({
+  format: z.enum(['document', 'markdown'], { error: 'format must be document or markdown' }).default('document'),
+  evaluated: z.enum(['true', 'false'], { error: 'evaluated must be true or false' }).optional(),
+  metadata: z.enum(['true', 'false'], { error: 'metadata must be true or false' }).optional(),
+  computed: z.enum(['true', 'false'], { error: 'computed must be true or false' }).optional(),
+});
+export type PageReadInput = z.input<typeof pageReadSchema>;
+
+export const revisionReadSchema = pageReadSchema.omit({ format: true, evaluated: true });
+export type RevisionReadInput = z.input<typeof revisionReadSchema>;
+
+/** A page to add with its subpages, as imports and templates produce them. */
+export interface NewPage {
+  type?: 'document' | 'group' | 'link';
+  title: string;
+  /** The slug to keep (a translation keeps its source's paths, so relative links hold); made from the title when absent. */
+  slug?: string;
+  emoji?: string;
+  description?: string;
+  markdown?: string;
+  href?: string;
+  hidden?: boolean;
+  children?: NewPage[];
+}
+
+/** A file to add, bytes and all. */
+export interface NewFile {
+  name: string;
+  bytes: Buffer;
+  contentType?: string;
+}
+

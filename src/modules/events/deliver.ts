@@ -1,0 +1,108 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { RequestContext } from '../../context/request-context';
+import type { Db } from '../../db/client';
+import type { TaskDefinition } from '../../jobs/job';
+import { deliverEvent, type DeliveryResult, type DeliveryTarget } from '../../runtime/deliver';
+import { decryptSecrets, issueToken, readStoredFile } from '../integrations/service';
+import { integrationEvents, integrationInstallations, integrations, integrationSiteInstallations, integrationSpaceInstallations, type IntegrationEventLog, type IntegrationEventRow } from '../../db/schema/integrations';
+import { DELIVER_TASK } from './record';
+
+const MAX_ATTEMPTS = 3;
+
+function logLine(line: string, at: Date): IntegrationEventLog {
+  const m = /^\[(debug|info|warn|error|log|quire)\]\s?(.*)$/s.exec(line);
+  const level = m?.[1] === 'warn' || m?.[1] === 'error' || m?.[1] === 'debug' ? m[1] : 'info';
+  return { message: m ? m[2]! : line, timestamp: at.toISOString(), level };
+}
+
+/** What a delivery needs besides the event: the database, the settings and the clock. */
+export type DeliveryContext = Pick<RequestContext, 'db' | 'config' | 'now'>;
+
+/** For deliveries whose answer goes back to a caller (render, fetch). */
+export interface InlineDelivery {
+  /** Refuses an answer the integration gave, with the reason (a render that is not a ContentKit tree). */
+  check?: (result: DeliveryResult) => string | null;
+  /** The body of the HTTP request a `fetch` event stands for; not stored with the event. */
+  fetchBody?: Uint8Array;
+}
+
+export interface Delivered {
+  result: DeliveryResult;
+  /** Tries so far, this one included. */
+  attempts: number;
+}
+
+/**
+ * Delivers one recorded event to its integration: the dev tunnel when dev mode covers the
+ * installation, the published script otherwise, with fresh tokens in the environment. The outcome
+ * and the trace are written on the event; an answer `check` refuses fails it with that reason.
+ * Null when the event is gone or already delivered.
+ */
+export async function deliverRecorded(ctx: DeliveryContext, eventId: string, options: InlineDelivery = {}): Promise<Delivered | null> {
+  const { check, fetchBody } = options;
+  const [event] = await ctx.db.select().from(integrationEvents).where(eq(integrationEvents.id, eventId));
+  if (!event || event.status === 'success') return null;
+  const [integration] = await ctx.db.select().from(integrations).where(eq(integrations.id, event.integrationId));
+  const [installation] = event.installationId ? await ctx.db.select().from(integrationInstallations).where(eq(integrationInstallations.id, event.installationId)) : [];
+  if (!integration) return null;
+  const tunnel = integration.devTunnelUrl && (integration.devAll || installation?.organizationId === integration.ownerId);
+  const script = tunnel ? null : await readStoredFile(ctx.db, integration.scriptBlob);
+  const target: DeliveryTarget | null = tunnel
+    ? { kind: 'tunnel', url: integration.devTunnelUrl!, signingSecret: integration.signingSecret }
+    : script
+      ? { kind: 'script', integrationId: integration.id, version: integration.version, script: script.toString('utf8') }
+      : null;
+  const expires = new Date(ctx.now().getTime() + 3600_000);
+  const environment = {
+    apiEndpoint: ctx.config.publicUrl,
+    apiTokens: {
+      integration: await issueToken(ctx.db, integration.id, null, expires),
+      ...(installation ? { installation: await issueToken(ctx.db, integration.id, installation.id, expires) } : {}),
+    },
+    integration: { name: integration.name, version: integration.version, scopes: integration.scopes, title: integration.title },
+    ...(installation ? { installation: { id: installation.id, status: installation.status, configuration: installation.configuration, externalIds: installation.externalIds, target: { organization: installation.organizationId } } } : {}),
+    ...(await contentInstallation(ctx.db, event)),
+    secrets: await decryptSecrets(ctx.db, integration.secrets),
+    signingSecrets: { integration: integration.signingSecret },
+  };
+  let result: DeliveryResult = target
+    ? await deliverEvent(target, event.payload, environment, { allowHosts: ctx.config.fetchAllowHosts ?? [], apiBaseUrl: ctx.config.publicUrl, ...(fetchBody !== undefined ? { fetchBody } : {}) })
+    : { ok: false, status: 0, logs: [], error: 'no runtime available: the script bundle is missing', durationMs: 0 };
+  const refused = result.ok && check ? check(result) : null;
+  if (refused) result = { ...result, ok: false, error: refused };
+  const now = ctx.now();
+  const logs = [...event.logs, ...result.logs.map((l) => logLine(l, now)), ...(result.ok ? [] : [logLine(`[error] ${result.error ?? 'delivery failed'}`, now)])];
+  await ctx.db
+    .update(integrationEvents)
+    .set({ status: result.ok ? 'success' : 'failed', logs, attempts: sql`${integrationEvents.attempts} + 1`, error: result.ok ? null : (result.error ?? 'delivery failed'), updatedAt: now })
+    .where(eq(integrationEvents.id, eventId));
+  return { result, attempts: event.attempts + 1 };
+}
+
+/** The space or site installation an event concerns, with its configuration, as the environment's `spaceInstallation` / `siteInstallation`. */
+async function contentInstallation(db: Db, event: IntegrationEventRow): Promise<Record<string, unknown>> {
+  if (!event.installationId) return {};
+  if (event.spaceId) {
+    const s = integrationSpaceInstallations;
+    const [row] = await db.select().from(s).where(and(eq(s.installationId, event.installationId), eq(s.spaceId, event.spaceId)));
+    return row ? { spaceInstallation: { space: row.spaceId, status: row.status, configuration: row.configuration, externalIds: row.externalIds } } : {};
+  }
+  if (event.siteId) {
+    const s = integrationSiteInstallations;
+    const [row] = await db.select().from(s).where(and(eq(s.installationId, event.installationId), eq(s.siteId, event.siteId)));
+    return row ? { siteInstallation: { site: row.siteId, status: row.status, configuration: row.configuration, externalIds: row.externalIds } } : {};
+  }
+  return {};
+}
+
+/** The queue task: one delivery per try; a failure is retried (with backoff) up to three tries. */
+export const deliverTask: TaskDefinition<{ eventId: string }> = {
+  name: DELIVER_TASK,
+  retry: { limit: MAX_ATTEMPTS - 1, delaySeconds: 1, backoff: true },
+  expireInSeconds: 120,
+  concurrency: 4,
+  async run(ctx, { eventId }) {
+    const delivered = await deliverRecorded(ctx, eventId);
+    if (delivered && !delivered.result.ok && delivered.attempts < MAX_ATTEMPTS) throw new Error(`Delivery of event ${eventId} failed: ${delivered.result.error}`);
+  },
+};

@@ -1,0 +1,114 @@
+import { and, eq } from 'drizzle-orm';
+import { requireViewer, type RequestContext } from '../../context/request-context';
+import { NotFoundError, UpstreamError, ValidationError } from '../../domain/errors';
+import { validateContentKitTree, type RenderRequest } from '../../runtime/render';
+import { findIntegrationForEndpoint } from '../integrations/service';
+import { integrationInstallations, type InstallationRow, type IntegrationRow } from '../../db/schema/integrations';
+import { deliverRecorded } from './deliver';
+import { installationGiven, recordEvent } from './record';
+
+/*
+ * Events whose answer goes back to the caller at once: `ui_render` (GET .../render) and `fetch`
+ * (a request to an integration's public endpoint). They are recorded with their trace like any
+ * event, but delivered inline rather than through the queue, and not retried: the caller is waiting.
+ */
+
+/** Where a render happens: the installation it runs for, and the space or site it concerns. */
+export interface RenderScope {
+  installation: InstallationRow;
+  spaceId?: string;
+  siteId?: string;
+}
+
+/**
+ * The active installation of the integration on an organization, given the space or site when
+ * one is named (all of them, or this one among those selected).
+ */
+export async function activeInstallation(ctx: RequestContext, integration: IntegrationRow, organizationId: string, scope: { spaceId?: string; siteId?: string }): Promise<InstallationRow | null> {
+  const i = integrationInstallations;
+  const [row] = await ctx.db
+    .select()
+    .from(i)
+    .where(and(eq(i.integrationId, integration.id), eq(i.organizationId, organizationId), eq(i.status, 'active'), installationGiven(scope)));
+  return row ?? null;
+}
+
+/**
+ * A render (`GET .../render`): sends a `ui_render` event to the integration (its script, or its
+ * tunnel in dev mode) for the installation its context resolved to, and answers the element tree
+ * it rendered. A bad request is a 400; an integration that fails, or answers
+ * something other than a ContentKit tree, is a 502 naming why, and its event says so too.
+ */
+export async function renderIntegrationUI(ctx: RequestContext, integration: IntegrationRow, request: RenderRequest, scope: RenderScope): Promise<Record<string, unknown>> {
+  const viewer = requireViewer(ctx);
+  const eventId = await recordEvent(
+    ctx.db,
+    null,
+    { integrationId: integration.id, installationId: scope.installation.id, ...(scope.spaceId ? { spaceId: scope.spaceId } : {}), ...(scope.siteId ? { siteId: scope.siteId } : {}) },
+    {
+      type: 'ui_render',
+      auth: { userId: viewer.user.id },
+      componentId: request.componentId,
+      props: request.props,
+      ...(request.state ? { state: request.state } : {}),
+      context: request.context,
+      ...(request.action ? { action: request.action } : {}),
+    },
+  );
+  let output: Record<string, unknown> | undefined;
+  const delivered = await deliverRecorded(ctx, eventId, {
+    check: (result) => {
+      const checked = validateContentKitTree(result.response?.body ?? '');
+      if (checked.valid) output = checked.output;
+      return checked.valid ? null : `the integration's answer is not a ContentKit tree: ${checked.errors.slice(0, 3).join('; ')}`;
+    },
+  });
+  if (!delivered?.result.ok || !output) throw new UpstreamError(`The integration ${integration.name} could not render ${request.componentId}: ${delivered?.result.error ?? 'no answer'}`);
+  return output;
+}
+
+/** An HTTP answer of an integration, as it goes back to whoever called its public endpoint. */
+export interface EndpointAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/** Headers an integration's answer may not set on Quire's origin. */
+const DROPPED = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection', 'content-encoding']);
+const METHODS = new Set(['get', 'post', 'put', 'delete']);
+
+/**
+ * A request to an integration's public endpoint (`/v1/integrations/{name}/integration/...`, or an
+ * installation's `.../installations/{id}/integration/...`): anyone may call it (webhooks, OAuth
+ * callbacks), so no token is read. It becomes a `fetch` event, delivered with the request's body,
+ * and the integration's answer is the response.
+ */
+export async function deliverFetch(
+  ctx: RequestContext,
+  target: { name: string; installationId?: string },
+  request: { method: string; url: string; headers: Record<string, string>; body: Uint8Array },
+): Promise<EndpointAnswer> {
+  const integration = await findIntegrationForEndpoint(ctx, target.name);
+  if (!integration) throw new NotFoundError('Integration');
+  let installation: InstallationRow | undefined;
+  if (target.installationId) {
+    [installation] = await ctx.db
+      .select()
+      .from(integrationInstallations)
+      .where(and(eq(integrationInstallations.id, target.installationId), eq(integrationInstallations.integrationId, integration.id)));
+    if (!installation) throw new NotFoundError('Integration installation');
+  }
+  const method = request.method.toLowerCase();
+  if (!METHODS.has(method)) throw new ValidationError(`An integration endpoint answers GET, POST, PUT and DELETE, not ${request.method}`);
+  const eventId = await recordEvent(ctx.db, null, { integrationId: integration.id, installationId: installation?.id ?? null }, {
+    type: 'fetch',
+    request: { method, url: request.url, headers: request.headers },
+  });
+  // A GET carries no body part: the official runtime rebuilds the request, and a GET with a body is refused.
+  const delivered = await deliverRecorded(ctx, eventId, request.body.length ? { fetchBody: request.body } : {});
+  const response = delivered?.result.response;
+  if (!response) throw new UpstreamError(`The integration ${integration.name} did not answer: ${delivered?.result.error ?? 'no answer'}`);
+  const headers = Object.fromEntries(Object.entries(response.headers).filter(([key]) => !DROPPED.has(key)));
+  return { status: response.status, headers, body: response.body };
+}

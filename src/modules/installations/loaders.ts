@@ -1,0 +1,14 @@
+import { anyOf } from '../../db/any';
+import { defineLoader } from '../../db/loader';
+import { byKey } from '../../lib/loaders';
+import { integrationEvents, integrationInstallations, type InstallationRow, type IntegrationEventRow } from '../../db/schema/integrations';
+
+/** Installations by id, whoever may see them: services decide that. */
+export const installationById = defineLoader<string, InstallationRow>('installationById', async (db, ids) =>
+  byKey(ids, await db.select().from(integrationInstallations).where(anyOf(integrationInstallations.id, ids)), (r) => r.id),
+);
+
+/** Recorded events by id, whoever may see them: services decide that. */
+export const eventById = defineLoader<string, IntegrationEventRow>('integrationEventById', async (db, ids) =>
+  byKey(ids, await db.select().from(integrationEvents).where(anyOf(integrationEvents.id, ids)), (r) => r.id),
+);
