@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const { MODULE_ORDER, LAYERS, ALLOWED } = require('./architecture-rules.cjs') as {
+export const { MODULE_ORDER, LAYERS, ALLOWED } = require('./architecture-rules.cjs') as {
   MODULE_ORDER: string[];
   LAYERS: string[];
   ALLOWED: { from: string; to: string; why: string }[];
@@ -42,9 +42,9 @@ function floorOf(folder: string): number {
 }
 
 /** Every import between files of src/, as dependency-cruiser resolves them (type-only ones included). */
-export function cruiseDependencies(root: string): Dependency[] {
-  const bin = resolve(root, 'node_modules/.bin/depcruise');
-  const run = spawnSync(bin, ['src', '--config', resolve(root, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+export function cruiseDependencies(root: string, tools = root): Dependency[] {
+  const bin = resolve(tools, 'node_modules/.bin/depcruise');
+  const run = spawnSync(bin, ['src', '--config', resolve(tools, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (!run.stdout) throw new Error(`depcruise printed nothing: ${run.stderr}`);
   const result = JSON.parse(run.stdout) as { modules: { source: string; dependencies: { resolved: string; coreModule: boolean; couldNotResolve: boolean }[] }[] };
   return result.modules.flatMap((m) => m.dependencies.filter((d) => d.resolved.startsWith('src/')).map((d) => ({ from: m.source, to: d.resolved })));
@@ -147,8 +147,8 @@ export interface ArchitectureVerdict {
 }
 
 /** The folder rules held against the code: what breaks them and is not allowed, and allowances no longer needed. */
-export function checkArchitecture(root: string): ArchitectureVerdict {
-  const report = folderReport(cruiseDependencies(root));
+export function checkArchitecture(root: string, tools = root): ArchitectureVerdict {
+  const report = folderReport(cruiseDependencies(root, tools));
   const allowed = (from: string, to: string) => ALLOWED.some((a) => a.from === from && a.to === to);
   const needed = new Set<string>();
   const errors: string[] = [];

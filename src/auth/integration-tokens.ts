@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Viewer } from '../context/request-context';
-import { integrationInstallations, integrations, integrationTokens } from '../db/schema/integrations';
+import { integrationInstallations, integrationTokens } from '../db/schema/installations';
+import { integrations } from '../db/schema/integrations';
 import { users } from '../db/schema/users';
 
 /** Integration and installation tokens start with this; user tokens with `quire_`. */

@@ -1,6 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { CollectionRow } from '../db/schema/collections';
-import type { InstallationRow, IntegrationRow } from '../db/schema/integrations';
+import type { InstallationRow } from '../db/schema/installations';
+import type { IntegrationRow } from '../db/schema/integrations';
 import type { MemberRow } from '../db/schema/members';
 import type { OrganizationRow } from '../db/schema/organizations';
 import type { SiteRow } from '../db/schema/sites';

@@ -1,18 +1,8 @@
-import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { checkedAddress, FetchRefused } from './address-guard';
 
-/** Why a fetch was refused or failed: always the caller's input, so always a 4xx. */
-export class FetchRefused extends Error {
-  /** `timeout` when the host did not answer in time; `refused` for everything else. */
-  constructor(
-    message: string,
-    readonly reason: 'refused' | 'timeout' = 'refused',
-  ) {
-    super(message);
-  }
-}
+export { FetchRefused, refusedKind } from './address-guard';
 
 export interface SafeFetchOptions {
   /** `host` or `host:port` entries fetched even when they resolve to a refused address. */
@@ -30,85 +20,6 @@ export interface FetchedResource {
   url: string;
   contentType: string;
   bytes: Buffer;
-}
-
-const blocked: [string, BlockList][] = [];
-const rule = (label: string, build: (list: BlockList) => void) => {
-  const list = new BlockList();
-  build(list);
-  blocked.push([label, list]);
-};
-// Metadata endpoints first, so the message names the most specific reason.
-rule('cloud metadata', (l) => {
-  l.addAddress('169.254.169.254', 'ipv4');
-  l.addAddress('fd00:ec2::254', 'ipv6');
-});
-rule('loopback', (l) => {
-  l.addSubnet('127.0.0.0', 8, 'ipv4');
-  l.addAddress('::1', 'ipv6');
-});
-rule('unspecified', (l) => {
-  l.addSubnet('0.0.0.0', 8, 'ipv4');
-  l.addAddress('::', 'ipv6');
-});
-rule('private', (l) => {
-  l.addSubnet('10.0.0.0', 8, 'ipv4');
-  l.addSubnet('172.16.0.0', 12, 'ipv4');
-  l.addSubnet('192.168.0.0', 16, 'ipv4');
-  l.addSubnet('100.64.0.0', 10, 'ipv4');
-  l.addSubnet('fc00::', 7, 'ipv6');
-});
-rule('link-local', (l) => {
-  l.addSubnet('169.254.0.0', 16, 'ipv4');
-  l.addSubnet('fe80::', 10, 'ipv6');
-});
-rule('multicast', (l) => {
-  l.addSubnet('224.0.0.0', 4, 'ipv4');
-  l.addSubnet('240.0.0.0', 4, 'ipv4');
-  l.addSubnet('ff00::', 8, 'ipv6');
-});
-
-/** The kind of refused address `address` is, if it is one (IPv4-mapped IPv6 checked as IPv4). */
-export function refusedKind(address: string): string | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const ip = mapped ? mapped[1]! : address;
-  const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  return blocked.find(([, list]) => list.check(ip, family))?.[0];
-}
-
-function defaultPort(url: URL) {
-  return url.port || (url.protocol === 'https:' ? '443' : '80');
-}
-
-function isAllowed(url: URL, allowHosts: readonly string[]) {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return allowHosts.some((entry) => {
-    const [h, p] = entry.trim().toLowerCase().split(/:(?=\d+$)/);
-    return h === host && (p === undefined || p === defaultPort(url));
-  });
-}
-
-/** Resolves the host and returns the one address to connect to, refusing the internal ones. */
-async function checkedAddress(url: URL, allowHosts: readonly string[]): Promise<{ address: string; family: number }> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: { address: string; family: number }[];
-  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
-  else {
-    try {
-      addresses = await lookup(host, { all: true });
-    } catch {
-      throw new FetchRefused(`url: the host ${host} could not be resolved`);
-    }
-  }
-  if (addresses.length === 0) throw new FetchRefused(`url: the host ${host} could not be resolved`);
-  if (!isAllowed(url, allowHosts)) {
-    // Every address is checked: a host with one public and one internal address is refused.
-    for (const { address } of addresses) {
-      const kind = refusedKind(address);
-      if (kind) throw new FetchRefused(`url: ${host === address ? address : `${host} (${address})`} is a ${kind} address; fetching it is not allowed`);
-    }
-  }
-  return addresses[0]!;
 }
 
 interface OneResponse {

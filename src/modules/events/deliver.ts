@@ -4,7 +4,9 @@ import type { Db } from '../../db/client';
 import type { TaskDefinition } from '../../jobs/job';
 import { deliverEvent, type DeliveryResult, type DeliveryTarget } from '../../runtime/deliver';
 import { decryptSecrets, issueToken, readStoredFile } from '../integrations/service';
-import { integrationEvents, integrationInstallations, integrations, integrationSiteInstallations, integrationSpaceInstallations, type IntegrationEventLog, type IntegrationEventRow } from '../../db/schema/integrations';
+import { integrationEvents, type IntegrationEventLog, type IntegrationEventRow } from '../../db/schema/integration-events';
+import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations } from '../../db/schema/installations';
+import { integrations } from '../../db/schema/integrations';
 import { DELIVER_TASK } from './record';
 
 const MAX_ATTEMPTS = 3;

@@ -3,7 +3,8 @@ import { requireViewer, type RequestContext } from '../../context/request-contex
 import { NotFoundError, UpstreamError, ValidationError } from '../../domain/errors';
 import { validateContentKitTree, type RenderRequest } from '../../runtime/render';
 import { findIntegrationForEndpoint } from '../integrations/service';
-import { integrationInstallations, type InstallationRow, type IntegrationRow } from '../../db/schema/integrations';
+import { integrationInstallations, type InstallationRow } from '../../db/schema/installations';
+import { type IntegrationRow } from '../../db/schema/integrations';
 import { deliverRecorded } from './deliver';
 import { installationGiven, recordEvent } from './record';
 

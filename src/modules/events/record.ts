@@ -2,7 +2,8 @@ import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { JobSender } from '../../context/request-context';
 import type { Db } from '../../db/client';
 import { newId } from '../../lib/ids';
-import { integrationEvents, integrationInstallations } from '../../db/schema/integrations';
+import { integrationEvents } from '../../db/schema/integration-events';
+import { integrationInstallations } from '../../db/schema/installations';
 
 /** The queue task that delivers one recorded event (src/modules/installations/deliver.ts). */
 export const DELIVER_TASK = 'integration-deliver';

@@ -1,7 +1,8 @@
 import { anyOf } from '../../db/any';
 import { defineLoader } from '../../db/loader';
 import { byKey } from '../../lib/loaders';
-import { integrationEvents, integrationInstallations, type InstallationRow, type IntegrationEventRow } from '../../db/schema/integrations';
+import { integrationEvents, type IntegrationEventRow } from '../../db/schema/integration-events';
+import { integrationInstallations, type InstallationRow } from '../../db/schema/installations';
 
 /** Installations by id, whoever may see them: services decide that. */
 export const installationById = defineLoader<string, InstallationRow>('installationById', async (db, ids) =>

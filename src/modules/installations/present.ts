@@ -1,5 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
-import type { InstallationRow, IntegrationEventRow, IntegrationRow, SiteInstallationRow, SpaceInstallationRow } from '../../db/schema/integrations';
+import type { InstallationRow, SiteInstallationRow, SpaceInstallationRow } from '../../db/schema/installations';
+import type { IntegrationEventRow } from '../../db/schema/integration-events';
+import type { IntegrationRow } from '../../db/schema/integrations';
 
 const base = (ctx: RequestContext, integrationId: string) => `${ctx.config.publicUrl}/v1/integrations/${integrationId}`;
 

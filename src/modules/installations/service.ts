@@ -14,7 +14,9 @@ import {
 import { eventById, installationById } from './loaders';
 import { recordEvent } from '../events/service';
 import { getIntegration, getIntegrationById, integrationById, issueToken } from '../integrations/service';
-import { integrationEvents, integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow, type IntegrationEventLog, type IntegrationEventRow, type IntegrationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../../db/schema/integrations';
+import { integrationEvents, type IntegrationEventLog, type IntegrationEventRow } from '../../db/schema/integration-events';
+import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../../db/schema/installations';
+import { type IntegrationRow } from '../../db/schema/integrations';
 import { organizationMembers } from '../../db/schema/members';
 import type { OrganizationRow } from '../../db/schema/organizations';
 import { getOrganization } from '../organizations/service';

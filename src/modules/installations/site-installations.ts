@@ -7,7 +7,8 @@ import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { contentInstallationUpdateSchema, siteInstallSchema, type ContentInstallationUpdateInput } from './input';
 import { recordEvent } from '../events/service';
-import { integrationSiteInstallations, integrationSpaceInstallations, type IntegrationRow, type InstallationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../../db/schema/integrations';
+import { integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../../db/schema/installations';
+import { type IntegrationRow } from '../../db/schema/integrations';
 import { getSiteById } from '../sites/service';
 
 /*

@@ -10,7 +10,7 @@ import { FetchRefused } from '../../lib/safe-fetch';
 import { getOrganization, organizationById } from '../organizations/service';
 import { organizations, type OrganizationRow } from '../../db/schema/organizations';
 import { users } from '../../db/schema/users';
-import { checkedAddress, parseTargetUrl } from '../../runtime/guarded-http';
+import { checkedAddress, parseTargetUrl } from '../../lib/address-guard';
 import { devModeSchema, INTEGRATION_NAME, integrationListSchema, publishSchema, type DevModeInput, type IntegrationListInput, type PublishInput } from './input';
 import { putBlob } from './files';
 import { encryptSecrets } from './secrets';

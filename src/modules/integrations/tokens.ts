@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { hashToken, newId } from '../../lib/ids';
-import { integrationTokens } from '../../db/schema/integrations';
+import { integrationTokens } from '../../db/schema/installations';
 
 /** Integration and installation tokens: `quirei_` + 32 random bytes, stored hashed (src/auth/integration-tokens.ts reads them). */
 export async function issueToken(db: Db, integrationId: string, installationId: string | null, expiresAt: Date): Promise<string> {

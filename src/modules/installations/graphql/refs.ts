@@ -1,5 +1,6 @@
 import { builder } from '../../../graphql/builder';
-import type { InstallationRow, IntegrationEventRow } from '../../../db/schema/integrations';
+import type { InstallationRow } from '../../../db/schema/installations';
+import type { IntegrationEventRow } from '../../../db/schema/integration-events';
 
 export const InstallationRef = builder.objectRef<InstallationRow>('IntegrationInstallation');
 export const IntegrationEventRef = builder.objectRef<IntegrationEventRow>('IntegrationEvent');
