@@ -40,7 +40,7 @@ async function start() {
         : { ready: false, checks: { draining: readiness.draining, database: 'starting', migrations: 'starting', jobQueue: 'starting' } },
   };
   const gate = appWhenReady();
-  const observed = observe(withDeadline(gate.app, requestTimeoutMs()), { log, metrics, metricsAccess: config.metrics, readiness });
+  const observed = observe(withDeadline(gate.app, requestTimeoutMs()), { log, metrics, metricsAccess: config.metrics, readiness, https: config.publicUrl.startsWith('https://') });
   const { port, stop } = await listen(observed, config.port, undefined, serverTimeouts(config));
   // Steps run last registered first: until the rest has started, stopping the server is the only step.
   let stopping: Promise<void> | undefined;

@@ -149,7 +149,7 @@ function loadHttpSettings(env: NodeJS.ProcessEnv): HttpSettings {
 export interface ObservabilityConfig {
   /** LOG_LEVEL: pino's level name (default info). */
   logLevel: LogLevel;
-  /** METRICS: off, on, or token:<secret> (default on, off when NODE_ENV=production). */
+  /** METRICS: off, on, or token:<secret> (default off: the figures tell an outsider too much). */
   metrics: MetricsSetting;
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM may take before the process exits anyway (default 25 s). */
   shutdownTimeoutMs: number;
@@ -299,7 +299,7 @@ function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitSettings | undefined {
 export function loadObservabilityConfig(env: NodeJS.ProcessEnv = process.env): ObservabilityConfig {
   const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${env.LOG_LEVEL}`);
-  const raw = env.METRICS || (env.NODE_ENV === 'production' ? 'off' : 'on');
+  const raw = env.METRICS || 'off';
   let metrics: MetricsSetting;
   if (raw === 'off' || raw === 'on') metrics = { mode: raw };
   else if (raw.startsWith('token:') && raw.length >= 'token:'.length + 16) metrics = { mode: 'token', token: raw.slice('token:'.length) };
