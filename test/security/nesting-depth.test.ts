@@ -4,6 +4,7 @@
  * used to hold the event loop for 8 to 18 s (a path copied at every level), so every request of the
  * process waited; it must now be a quick 400 while the server keeps answering.
  */
+import LZString from 'lz-string';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUERY_LIMITS } from '../../src/graphql/cost';
 import { MAX_JSON_DEPTH } from '../../src/lib/json-input';
@@ -75,6 +76,23 @@ describe('REST', () => {
     expect((await t.rest('GET', '/v1/integrations/deep-over-limit', { token: acme.admin.token })).status).toBe(404);
   });
 
+});
+
+describe('JSON inside other input', () => {
+  it('refuses an integration render request that decodes to a value nested 100,000 deep, from 1.5 KB of URL', async () => {
+    expect((await answer(send('/v1/integrations/deep-render', { token: acme.admin.token, body: publishBody('render', 10) }))).status).toBe(200);
+    const installed = await send('/v1/integrations/deep-render/installations', { token: acme.admin.token, body: JSON.stringify({ organization: acme.organizationId }) });
+    expect(installed.status).toBe(201);
+    const request = (organizationId: string, state: string) =>
+      LZString.compressToEncodedURIComponent(`{"componentId":"x","props":{},"context":{"type":"configuration_account","organizationId":"${organizationId}","theme":"light"},"state":{"a":${state}}}`);
+    const deep = request(acme.organizationId, nested(100_000));
+    expect(deep.length).toBeLessThan(2_000);
+    const res = await answer(send(`/v1/integrations/deep-render/render?request=${deep}`, { token: acme.admin.token }));
+    expect(res).toEqual({ status: 400, body: { error: { code: 400, message: `request: it nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; the limit is ${MAX_JSON_DEPTH}` } } });
+    // Within the limit it goes on, here to find the integration not installed in that organization.
+    const shallow = await answer(send(`/v1/integrations/deep-render/render?request=${request('elsewhere', nested(MAX_JSON_DEPTH - 3))}`, { token: acme.admin.token }));
+    expect(shallow.body.error.message).toMatch(/not installed/);
+  });
 });
 
 describe('GraphQL variables', () => {
