@@ -96,23 +96,19 @@ interface Position {
 
 const keysOf = (at: Position, count: number): string[] => {
   const keys: string[] = [];
-  for (let p: Position | null = at; p && p.parent && keys.length < count; p = p.parent) keys.unshift(p.key);
-  return keys;
+  for (let p: Position | null = at; p && p.parent && keys.length < count; p = p.parent) keys.push(p.key);
+  return keys.reverse();
 };
 
 /**
  * The first URL in a JSON value that fails its rule, and where it is. `ruleAt` says whether a
  * string is a URL, and under which rule, from the last keys of its path (up to 8, the whole path
- * when `depth` equals their number). The walk keeps its own stack and stops after `maxNodes`
- * values, so a deep or wide value costs no more than its size.
+ * when `depth` equals their number). The walk keeps its own stack and visits every value once
+ * (nothing is left unchecked), so a deep or wide value costs time in proportion to its size.
  */
-export function unsafeUrlIn(
-  value: unknown,
-  ruleAt: (keys: readonly string[], depth: number) => UrlRule | null,
-  maxNodes = 100_000,
-): { path: string[]; url: string } | null {
+export function unsafeUrlIn(value: unknown, ruleAt: (keys: readonly string[], depth: number) => UrlRule | null): { path: string[]; url: string } | null {
   const stack: Position[] = [{ value, key: '', parent: null, depth: 0 }];
-  for (let seen = 0; stack.length && seen < maxNodes; seen++) {
+  while (stack.length) {
     const at = stack.pop()!;
     if (typeof at.value === 'string') {
       const rule = ruleAt(keysOf(at, WINDOW), at.depth);
