@@ -239,7 +239,8 @@ function chromeOf(customization: Record<string, unknown>, theme: 'light' | 'dark
   const emoji = favicon.emoji ? String.fromCodePoint(...favicon.emoji.split('-').map((h) => parseInt(h, 16)).filter((n) => Number.isFinite(n))) : undefined;
   return {
     logo: header.logo?.[theme],
-    favicon: favicon.icon?.[theme] ?? (emoji ? `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${emoji}</text></svg>`)}` : undefined),
+    favicon: favicon.icon?.[theme],
+    faviconEmoji: emoji,
     headerLinks: links(header.links),
     footer: (footer.groups ?? []).map((g) => ({ title: g.title, links: links(g.links) })),
     copyright: footer.copyright,
