@@ -1,5 +1,5 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { NotFoundError, ValidationError } from '../../domain/errors';
+import { NotFoundError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import { windowOf, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
@@ -111,9 +111,7 @@ export async function getRevisionContent(ctx: RequestContext, revisionId: string
   requireViewer(ctx);
   const revision = await readRevision(ctx.db, revisionId);
   if (!revision) throw new NotFoundError('Revision');
-  const space = await contentReadableSpace(ctx, revision.spaceId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('Revision') : error;
-  });
+  const space = await hiddenAsMissing(contentReadableSpace(ctx, revision.spaceId), 'Revision');
   return withComputedPages(ctx, { space, tree: await loadRevisionTree(ctx.db, revision) });
 }
 

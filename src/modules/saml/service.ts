@@ -2,7 +2,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { byTimeThenId, keysetPage, keysetPages } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../domain/errors';
+import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
@@ -69,12 +69,8 @@ export async function getSamlProviderById(ctx: RequestContext, providerId: strin
   requireViewer(ctx);
   const provider = await samlProviderById(ctx).load(providerId);
   if (!provider) throw new NotFoundError('SAML provider');
-  try {
-    return await getSamlProvider(ctx, provider.organizationId, providerId);
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new NotFoundError('SAML provider');
-    throw error;
-  }
+  // Only admins read providers: anyone else is refused before the lookup by REST, and here, where the lookup comes first, told it is missing.
+  return hiddenAsMissing(getSamlProvider(ctx, provider.organizationId, providerId), 'SAML provider');
 }
 
 export async function createSamlProvider(ctx: RequestContext, organizationId: string, input: SamlProviderCreateInput): Promise<SamlProviderRow> {
