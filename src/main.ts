@@ -1,7 +1,7 @@
 import { createApp } from './app/app';
 import { JOBS, TASKS } from './app/tasks';
 import { requestTimeoutMs, withDeadline } from './app/deadline';
-import { loadConfig, loadObservabilityConfig } from './config/config';
+import { loadConfig, loadObservabilityConfig, serverTimeouts } from './config/config';
 import { describeStartFailure } from './lib/start-failure';
 import { appWhenReady } from './app/starting';
 import { seedDemoIfEmpty } from './app/seed';
@@ -41,8 +41,8 @@ async function start() {
         : { ready: false, checks: { draining: readiness.draining, database: 'starting', migrations: 'starting', jobQueue: 'starting' } },
   };
   const gate = appWhenReady();
-  const observed = observe(withDeadline(gate.app, requestTimeoutMs()), { log, metrics, metricsAccess: config.metrics, readiness });
-  const { port, stop } = await listen(observed, config.port);
+  const observed = observe(withDeadline(gate.app, requestTimeoutMs()), { log, metrics, metricsAccess: config.metrics, readiness, https: config.publicUrl.startsWith('https://') });
+  const { port, stop } = await listen(observed, config.port, undefined, serverTimeouts(config));
   // Steps run last registered first: until the rest has started, stopping the server is the only step.
   let stopping: Promise<void> | undefined;
   const httpServer = { name: 'http server', run: () => (stopping ??= stop(config.shutdownTimeoutMs * 0.8)) };

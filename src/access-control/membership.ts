@@ -2,7 +2,7 @@ import { and } from 'drizzle-orm';
 import { anyOf } from '../db/any';
 import { defineLoader } from '../db/loader';
 import { byKey } from '../lib/loaders';
-import type { RequestContext } from '../context/request-context';
+import type { RequestContext, Viewer } from '../context/request-context';
 import { organizationMembers, type MemberRow } from '../db/schema/members';
 
 export interface MemberKey {
@@ -29,9 +29,17 @@ export const memberByKey = defineLoader<MemberKey, MemberRow, string>(
   { cacheKeyFn: memberKey },
 );
 
-/** The viewer's own membership of an organization; undefined for outsiders and disabled members. */
+/**
+ * Whether the caller's token may act in the organization at all: a token made by an
+ * organization's single sign-on acts in that organization only, and is an outsider everywhere else.
+ */
+export function tokenReaches(viewer: Viewer, organizationId: string): boolean {
+  return viewer.organizationId === undefined || viewer.organizationId === organizationId;
+}
+
+/** The viewer's own membership of an organization; undefined for outsiders, disabled members, and organizations their token does not reach. */
 export async function viewerMembership(ctx: RequestContext, organizationId: string): Promise<MemberRow | undefined> {
-  if (!ctx.viewer) return undefined;
+  if (!ctx.viewer || !tokenReaches(ctx.viewer, organizationId)) return undefined;
   // Authentication usually brought every membership of the viewer along: no statement then.
   const row = ctx.viewer.memberships ? ctx.viewer.memberships.get(organizationId) : await memberByKey(ctx).load({ organizationId, userId: ctx.viewer.user.id });
   return row && !row.disabled ? row : undefined;

@@ -3,7 +3,7 @@ import type { ListedKind } from '../context/actions';
 import { requireViewer, type RequestContext } from '../context/request-context';
 import { collections } from '../db/schema/collections';
 import { spaces } from '../db/schema/spaces';
-import { viewerMembership } from './membership';
+import { tokenReaches, viewerMembership } from './membership';
 
 /**
  * The SQL twin of `resolveContentRole`, for lists: which rows may the user see at all (any role)?
@@ -69,9 +69,12 @@ const orgsParam = (organizationIds: readonly string[]) => sql`${param([...organi
  * The filter for a list of spaces or collections in these organizations: none when the viewer
  * administers every one of them (they see everything there), the visibility rules above otherwise.
  */
-export async function listFilter(ctx: RequestContext, kind: ListedKind, organizationIds: readonly string[]): Promise<SQL | undefined> {
+export async function listFilter(ctx: RequestContext, kind: ListedKind, listed: readonly string[]): Promise<SQL | undefined> {
   const viewer = requireViewer(ctx);
+  // The SQL reads memberships itself: organizations the token does not reach must not be in it,
+  // and a list that holds one of them is never left unfiltered.
+  const organizationIds = listed.filter((id) => tokenReaches(viewer, id));
   const roles = await Promise.all(organizationIds.map(async (id) => (await viewerMembership(ctx, id))?.role));
-  if (organizationIds.length > 0 && roles.every((role) => role === 'admin')) return undefined;
+  if (organizationIds.length > 0 && organizationIds.length === listed.length && roles.every((role) => role === 'admin')) return undefined;
   return kind === 'space' ? visibleSpaces(viewer.user.id, organizationIds) : visibleCollections(viewer.user.id, organizationIds);
 }

@@ -8,6 +8,7 @@ import { maskError, quietLogger } from '../graphql/mask';
 import { useQueryLimits } from '../graphql/cost';
 import { useInputHygiene } from '../graphql/hygiene';
 import { useOperationName } from '../graphql/operation-name';
+import { useSubscriptionErrors } from '../graphql/subscription-errors';
 import { schema } from './schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
 import { unauthenticatedResponse } from '../graphql/http-errors';
@@ -81,6 +82,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       useAnonymousLimits({ introspection: http.anonymousIntrospection }),
       useQueryLimits(),
       useOperationName(),
+      useSubscriptionErrors(),
       ...(options.graphqlPlugins ?? []),
       ...(reads ? [useReadRouting(services, reads)] : []),
       // Subscriptions run on graphql-js: graphql-jit hands their subscribe resolvers raw arguments.

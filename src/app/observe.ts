@@ -5,7 +5,7 @@ import { errorResponse } from '../rest/errors';
 import type { App, ClientInfo } from './app';
 import type { Readiness } from './health';
 import type { Metrics } from './metrics';
-
+import { addSecurityHeaders } from './security-headers';
 
 export interface ObserveOptions {
   log: Logger;
@@ -14,6 +14,8 @@ export interface ObserveOptions {
   metricsAccess?: MetricsSetting;
   /** Without it `/ready` answers like `/health`. */
   readiness?: Readiness;
+  /** The public URL is https: every answer then carries Strict-Transport-Security too. */
+  https?: boolean;
 }
 
 /** An incoming id is kept when it is short and plain, so it cannot forge or break a log line. */
@@ -26,16 +28,22 @@ function routeOf(pathname: string): string {
   return 'unmatched';
 }
 
-function withRequestId(response: Response, id: string): Response {
+/**
+ * The request id, and the security headers: the app's own answers have them already, but those made
+ * out here (`/health`, `/ready`, `/metrics`, a 500) and by the layers in between (the deadline's 503,
+ * the 503 while starting) would not.
+ */
+function finish(response: Response, id: string, https: boolean): Response {
+  let answer = response;
   try {
-    response.headers.set('X-Request-Id', id);
-    return response;
+    answer.headers.set('X-Request-Id', id);
   } catch {
     // Some responses come with immutable headers: copy them once.
-    const copy = new Response(response.body, response);
-    copy.headers.set('X-Request-Id', id);
-    return copy;
+    answer = new Response(response.body, response);
+    answer.headers.set('X-Request-Id', id);
   }
+  addSecurityHeaders(answer.headers, { https });
+  return answer;
 }
 
 /**
@@ -86,7 +94,7 @@ export function observe(app: App, options: ObserveOptions): App {
           { method: request.method, route, operation: scope.operationName, status: response.status, ms: Math.round(ms * 10) / 10, caller: scope.callerId },
           'request',
         );
-        return withRequestId(response, id);
+        return finish(response, id, options.https ?? false);
       });
     },
   };

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Viewer } from '../context/request-context';
 import { UnauthenticatedError } from '../domain/errors';
@@ -18,7 +18,10 @@ interface MembershipJson {
   organization: Record<string, unknown>;
 }
 
-/** The token's user, all their memberships and those organizations, in one statement built once per database. */
+/**
+ * The token's user, all their memberships and those organizations, in one statement built once per
+ * database. A single sign-on token brings the membership of its own organization only.
+ */
 const sessionStatements = new WeakMap<Db, ReturnType<typeof prepareSessionStatement>>();
 
 function prepareSessionStatement(db: Db) {
@@ -26,15 +29,16 @@ function prepareSessionStatement(db: Db) {
   return db
     .select({
       user: users,
+      organizationId: apiTokens.scopeOrganizationId,
       memberships: sql<MembershipJson[]>`coalesce(json_agg(json_build_object('member', ${rowAsJson(m)}, 'organization', ${rowAsJson(organizations)}))
         filter (where ${m.organizationId} is not null), '[]'::json)`,
     })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
-    .leftJoin(m, eq(m.userId, users.id))
+    .leftJoin(m, and(eq(m.userId, users.id), or(isNull(apiTokens.scopeOrganizationId), eq(m.organizationId, apiTokens.scopeOrganizationId))))
     .leftJoin(organizations, eq(organizations.id, m.organizationId))
     .where(eq(apiTokens.tokenHash, sql.placeholder('tokenHash')))
-    .groupBy(users.id)
+    .groupBy(users.id, apiTokens.id)
     .prepare('quire_session');
 }
 
@@ -47,6 +51,7 @@ async function loadSession(db: Db, tokenHash: string): Promise<Session | null> {
     user: row.user,
     memberships: row.memberships.map((m) => rowFromJson<MemberRow>(organizationMembers, m.member)),
     organizations: row.memberships.map((m) => rowFromJson<OrganizationRow>(organizations, m.organization)),
+    organizationId: row.organizationId,
   };
 }
 
@@ -78,5 +83,6 @@ export async function authenticate(db: Db, header: string | null, sessions?: Ses
     user: session.user,
     memberships: new Map(session.memberships.map((m) => [m.organizationId, m])),
     organizations: new Map(session.organizations.map((o) => [o.id, o])),
+    ...(session.organizationId !== null ? { organizationId: session.organizationId } : {}),
   };
 }

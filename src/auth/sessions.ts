@@ -3,11 +3,16 @@ import type { MemberRow } from '../db/schema/members';
 import type { OrganizationRow } from '../db/schema/organizations';
 import type { UserRow } from '../db/schema/users';
 
-/** What authenticating a token yields: its user, every membership of that user and those organizations. */
+/**
+ * What authenticating a token yields: its user, every membership of that user and those
+ * organizations; for a token made by single sign-on, only the membership of its organization.
+ */
 export interface Session {
   user: UserRow;
   memberships: readonly MemberRow[];
   organizations: readonly OrganizationRow[];
+  /** The one organization a single sign-on token acts in; null for a token that acts everywhere its user does. */
+  organizationId: string | null;
 }
 
 export const SESSIONS_CHANNEL = 'quire_sessions';

@@ -33,6 +33,31 @@ export interface Config {
   translate?: TranslateSettings;
   /** Limits of the sandbox integration scripts run in; absent fields take the runtime's defaults. */
   integrationRuntime?: IntegrationRuntimeSettings;
+  /** How long clients may take over their connections; absent fields take `DEFAULT_SERVER_TIMEOUTS`. */
+  serverTimeouts?: Partial<ServerTimeouts>;
+}
+
+/**
+ * Node's HTTP server timeouts (src/app/server.ts). A client that opens connections and sends its
+ * request slowly, or never finishes it (slowloris), is cut off instead of holding them forever.
+ */
+export interface ServerTimeouts {
+  /** HEADERS_TIMEOUT_MS: time to send the request line and headers, from the first byte. */
+  headersMs: number;
+  /** RECEIVE_TIMEOUT_MS: time to send the whole request, body included (the answer is not counted). */
+  receiveMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this long. */
+  keepAliveMs: number;
+}
+
+/**
+ * 10 s is plenty for headers over any link; 60 s lets a 10 MB upload through at under 2 Mbit/s
+ * and is three times the request deadline (REQUEST_TIMEOUT_MS); 5 s is Node's own keep-alive.
+ */
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, receiveMs: 60_000, keepAliveMs: 5_000 };
+
+export function serverTimeouts(config: Pick<Config, 'serverTimeouts'>): ServerTimeouts {
+  return { ...DEFAULT_SERVER_TIMEOUTS, ...config.serverTimeouts };
 }
 
 export interface IntegrationRuntimeSettings {
@@ -124,7 +149,7 @@ function loadHttpSettings(env: NodeJS.ProcessEnv): HttpSettings {
 export interface ObservabilityConfig {
   /** LOG_LEVEL: pino's level name (default info). */
   logLevel: LogLevel;
-  /** METRICS: off, on, or token:<secret> (default on, off when NODE_ENV=production). */
+  /** METRICS: off, on, or token:<secret> (default off: the figures tell an outsider too much). */
   metrics: MetricsSetting;
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM may take before the process exits anyway (default 25 s). */
   shutdownTimeoutMs: number;
@@ -196,6 +221,9 @@ export const envSchema = z.object({
   QUIRE_INTEGRATION_WARM_RUNTIMES: positiveInt('QUIRE_INTEGRATION_WARM_RUNTIMES'),
   QUIRE_TRANSLATE_URL: origin('QUIRE_TRANSLATE_URL'),
   QUIRE_TRANSLATE_KEY: z.preprocess(blankIsUnset, z.string().optional()),
+  HEADERS_TIMEOUT_MS: positiveInt('HEADERS_TIMEOUT_MS'),
+  RECEIVE_TIMEOUT_MS: positiveInt('RECEIVE_TIMEOUT_MS'),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt('KEEP_ALIVE_TIMEOUT_MS'),
 });
 
 /** Reads the settings; throws a ConfigError, one line naming the variable, before anything is opened. */
@@ -225,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       memoryMb: e.QUIRE_INTEGRATION_MEMORY_MB,
       warmRuntimes: e.QUIRE_INTEGRATION_WARM_RUNTIMES,
     },
+    serverTimeouts: loadServerTimeouts(e),
     ...(e.QUIRE_TRANSLATE_URL ? { translate: { url: e.QUIRE_TRANSLATE_URL.replace(/\/$/, ''), ...(e.QUIRE_TRANSLATE_KEY ? { key: e.QUIRE_TRANSLATE_KEY } : {}) } } : {}),
   };
 }
@@ -240,6 +269,15 @@ function databaseTopology(e: z.infer<typeof envSchema>): Pick<Config, 'databaseD
   const direct = e.DATABASE_DIRECT_URL && e.DATABASE_DIRECT_URL !== e.DATABASE_URL ? e.DATABASE_DIRECT_URL : undefined;
   const pooled = e.DATABASE_POOLED === undefined ? direct !== undefined : e.DATABASE_POOLED === 'true' || e.DATABASE_POOLED === '1';
   return { databaseDirectUrl: direct, databasePooled: pooled, databaseReadUrl: e.DATABASE_READ_URL, replicaMaxLagBytes: e.DATABASE_REPLICA_MAX_LAG_BYTES };
+}
+
+function loadServerTimeouts(e: z.infer<typeof envSchema>): ServerTimeouts {
+  const d = DEFAULT_SERVER_TIMEOUTS;
+  const timeouts = { headersMs: e.HEADERS_TIMEOUT_MS ?? d.headersMs, receiveMs: e.RECEIVE_TIMEOUT_MS ?? d.receiveMs, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS ?? d.keepAliveMs };
+  if (timeouts.headersMs > timeouts.receiveMs) {
+    throw new ConfigError(`Configuration error: HEADERS_TIMEOUT_MS (${timeouts.headersMs}) must not exceed RECEIVE_TIMEOUT_MS (${timeouts.receiveMs}): the headers are part of the request`);
+  }
+  return timeouts;
 }
 
 function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitSettings | undefined {
@@ -261,7 +299,7 @@ function loadRateLimits(env: NodeJS.ProcessEnv): RateLimitSettings | undefined {
 export function loadObservabilityConfig(env: NodeJS.ProcessEnv = process.env): ObservabilityConfig {
   const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${env.LOG_LEVEL}`);
-  const raw = env.METRICS || (env.NODE_ENV === 'production' ? 'off' : 'on');
+  const raw = env.METRICS || 'off';
   let metrics: MetricsSetting;
   if (raw === 'off' || raw === 'on') metrics = { mode: raw };
   else if (raw.startsWith('token:') && raw.length >= 'token:'.length + 16) metrics = { mode: 'token', token: raw.slice('token:'.length) };

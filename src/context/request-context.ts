@@ -17,6 +17,12 @@ export interface Viewer {
   /** The organizations of those memberships, by id, loaded with them. */
   organizations?: Map<string, OrganizationRow>;
   /**
+   * Set when the token was made by an organization's single sign-on: the one organization it acts
+   * in. `memberships` then hold that organization's only, and everywhere else the user is an
+   * outsider (src/access-control/membership.ts).
+   */
+  organizationId?: string;
+  /**
    * Set when the token is an integration's or an installation's: `user` is then the integration's
    * bot user, a member of nothing, and every authorization answer comes from the grant alone.
    */

@@ -19,6 +19,7 @@ const parentBy = (parents: string[], keys: string[]): Tenancy => ({ scope: 'pare
 
 export const TABLE_TENANCY: Readonly<Record<string, Tenancy>> = {
   users: global('a person can belong to several organizations'),
+  // scope_organization_id limits a single sign-on token to one organization; the row is still the user's.
   api_tokens: global("a user's tokens, read before any organization is known"),
   server_secrets: global('signing keys of the whole server'),
   rate_limit_windows: global('counts per token or IP address, before any organization is known'),

@@ -97,3 +97,18 @@ export function isUserError(error: unknown): error is DomainError {
     (error.code === 'VALIDATION_FAILED' || error.code === 'CONFLICT' || error.code === 'PRECONDITION_FAILED')
   );
 }
+
+/**
+ * For a lookup by an object's id alone (GraphQL's `node`): the object was loaded first to learn
+ * where it sits, so any refusal after that would tell that it exists. Every NOT_FOUND and
+ * FORBIDDEN becomes the answer for a missing `what`; the caller checks for a signed-in viewer
+ * before loading anything, so UNAUTHENTICATED does not depend on the id either.
+ */
+export async function hiddenAsMissing<T>(promise: Promise<T>, what: string): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (error instanceof DomainError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN')) throw new NotFoundError(what);
+    throw error;
+  }
+}

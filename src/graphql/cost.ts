@@ -27,6 +27,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { DEFAULT_PAGE_SIZE, MAX_GRAPHQL_PAGE_SIZE } from '../domain/page';
+import { nestsDeeperThan } from './nesting';
 
 /**
  * What one GraphQL request may ask for, checked before any resolver runs, so that no single request
@@ -44,6 +45,8 @@ export const QUERY_LIMITS = {
   aliases: 30,
   /** Fields nested inside one another, counting only fields that have a selection. */
   depth: 20,
+  /** Braces, brackets and parentheses nested inside one another in the query text, before parsing. */
+  nesting: 64,
   /** Length of a list argument that sizes a list, such as `nodes(ids:)`. */
   listArgument: 100,
   /** Fields the largest possible response holds, with connections and writes weighted: see `queryCost`. */
@@ -333,8 +336,11 @@ export function queryShapeRule(context: ValidationContext): ASTVisitor {
   };
 }
 
-/** graphql-js's parser, stopping at the token limit with a coded error. */
+/** graphql-js's parser, stopping at the nesting and the token limits with a coded error. */
 function parseWithLimit(source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]): DocumentNode {
+  if (nestsDeeperThan(source, QUERY_LIMITS.nesting, QUERY_LIMITS.tokens)) {
+    throw limitError(`The query nests braces, brackets and parentheses more than ${QUERY_LIMITS.nesting} levels deep; the limit is ${QUERY_LIMITS.nesting}.`);
+  }
   try {
     return parse(source, { ...options, maxLexicalTokens: QUERY_LIMITS.tokens });
   } catch (error) {

@@ -3,7 +3,8 @@ import { requireViewer, type RequestContext } from '../context/request-context';
 import { ValidationError } from '../domain/errors';
 import { annotateRequest } from '../lib/log';
 import { domainErrorResponse, errorResponse } from './errors';
-import { refuseUnsafeInput } from './hygiene';
+import { readJson, tooDeepMessage } from '../lib/json-input';
+import { refuseUnsafeInput, type ReadBody } from './hygiene';
 
 export interface RestRequest {
   ctx: RequestContext;
@@ -101,7 +102,7 @@ export class RestRouter {
       requireViewer(ctx);
       const body = await readBody(request);
       refuseUnsafeInput(params, url.searchParams, body);
-      const result = await route.handler({ ctx, params, query: url.searchParams, body });
+      const result = await route.handler({ ctx, params, query: url.searchParams, body: body.value });
       if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers: result.headers });
       return Response.json(result.body, { status: result.status, headers: result.headers });
     } catch (error) {
@@ -118,15 +119,14 @@ function decodePathSegment(segment: string): string {
   }
 }
 
-async function readBody(request: Request): Promise<unknown> {
-  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+/** The JSON body, nested at most MAX_JSON_DEPTH levels: a deeper one is refused before it is parsed. */
+async function readBody(request: Request): Promise<ReadBody> {
+  if (request.method === 'GET' || request.method === 'HEAD') return { value: undefined, unsafe: false };
   const text = await request.text();
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ValidationError('Request body is not valid JSON');
-  }
+  if (text.trim() === '') return { value: undefined, unsafe: false };
+  const read = readJson(text);
+  if (!read.ok) throw new ValidationError(read.problem === 'too deep' ? tooDeepMessage('The request body') : 'Request body is not valid JSON');
+  return read;
 }
 
 /** Query flags: "true"/"false", absent gives the default; anything else is a 400. */

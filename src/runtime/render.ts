@@ -1,5 +1,6 @@
 import LZString from 'lz-string';
 import { ValidationError } from '../domain/errors';
+import { readJson, tooDeepMessage } from '../lib/json-input';
 import { componentErrors } from '../lib/spec-schemas';
 
 /*
@@ -44,12 +45,11 @@ export function decodeRenderRequest(encoded: unknown, limits: RenderLimits = DEF
   }
   if (!text) throw new ValidationError('request: not an LZ-string (URI component encoding)', FIELD);
   if (text.length > limits.maxDecodedLength) throw new ValidationError(`request: decodes to more than ${limits.maxDecodedLength} characters`, FIELD);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ValidationError('request: does not decode to JSON', FIELD);
-  }
+  // A few KB of LZ-string decode to a value nested 100,000 deep, which the spec's schema lets
+  // through (state is any object) and serializing it for the event would overflow the stack.
+  const read = readJson(text);
+  if (!read.ok) throw new ValidationError(read.problem === 'too deep' ? `request: ${tooDeepMessage('it')}` : 'request: does not decode to JSON', FIELD);
+  const value = read.value;
   const errors = schemaErrors('RenderIntegrationUI', value);
   if (errors) throw new ValidationError(`request: not a render request (${errors.join('; ')})`, FIELD);
   return value as RenderRequest;

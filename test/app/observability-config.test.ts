@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { loadObservabilityConfig } from '../../src/config/config';
 
 describe('observability settings', () => {
-  it('serves metrics openly in development and not at all in production unless told', () => {
-    expect(loadObservabilityConfig({}).metrics).toEqual({ mode: 'on' });
+  it('serves no metrics unless told, in development as in production', () => {
+    expect(loadObservabilityConfig({}).metrics).toEqual({ mode: 'off' });
+    expect(loadObservabilityConfig({ NODE_ENV: 'development' }).metrics).toEqual({ mode: 'off' });
     expect(loadObservabilityConfig({ NODE_ENV: 'production' }).metrics).toEqual({ mode: 'off' });
+    expect(loadObservabilityConfig({ METRICS: 'on' }).metrics).toEqual({ mode: 'on' });
     expect(loadObservabilityConfig({ NODE_ENV: 'production', METRICS: 'token:0123456789abcdef' }).metrics).toEqual({ mode: 'token', token: '0123456789abcdef' });
   });
 

@@ -7,7 +7,7 @@ import { createApp } from '../../src/app/app';
 import { createReadiness } from '../../src/app/health';
 import { createMetrics, type Metrics } from '../../src/app/metrics';
 import { observe } from '../../src/app/observe';
-import type { Config } from '../../src/config/config';
+import { loadObservabilityConfig, type Config } from '../../src/config/config';
 import { createLogger } from '../../src/lib/log';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { buildOrganization, type OrgFixture } from '../support/factories';
@@ -154,6 +154,31 @@ describe('/metrics', () => {
     const count = Number(/^db_statements_total (\d+)$/m.exec(await allowed.text())?.[1]);
     expect(count).toBeGreaterThan(0);
     expect(count).toBe(database.counter.count);
+  });
+
+  it('is not served by a server started without METRICS, in development as in production', async () => {
+    for (const env of [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'production' }]) {
+      const started = observe(createApp({ db: database.db, config }), { log: createLogger({ level: 'silent' }), metrics: createMetrics(), metricsAccess: loadObservabilityConfig(env).metrics });
+      expect((await started.fetch(new Request(`${ORIGIN}/metrics`))).status).toBe(404);
+    }
+  });
+
+  it('carries the security headers of every other answer, as do /health, /ready and a refused scrape', async () => {
+    const guarded = observe(createApp({ db: database.db, config }), {
+      log: createLogger({ level: 'silent' }),
+      metrics: createMetrics(),
+      metricsAccess: { mode: 'token', token: 'scrape-secret-0123456789' },
+      https: true,
+    });
+    const answers = [await get('/metrics'), await get('/health'), await get('/ready'), await guarded.fetch(new Request(`${ORIGIN}/metrics`))];
+    for (const res of answers) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+    expect(answers[0].headers.get('strict-transport-security')).toBeNull();
+    expect(answers[3].headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
   });
 
   it('is not served at all when off', async () => {

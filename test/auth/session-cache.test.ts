@@ -5,6 +5,7 @@ const session = (userId: string): Session => ({
   user: { id: userId, displayName: userId, email: `${userId}@example.com`, photoUrl: null, createdAt: new Date(0) },
   memberships: [],
   organizations: [],
+  organizationId: null,
 });
 
 describe('SessionCache', () => {

@@ -1,7 +1,9 @@
 /**
  * Foreign and missing must look the same: for every operation of both doors (enumerated from the
  * route table and the schema, so new operations are swept too), an outsider who names another
- * organization's object gets exactly the answer they get for an id that does not exist.
+ * organization's object gets exactly the answer they get for an id that does not exist. Node
+ * lookups, the typed root fields and REST GETs are swept per node type and caller, hidden objects of
+ * the caller's own organization included, in node-oracles.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/clients';
@@ -98,22 +100,7 @@ function graphqlAnswer(res: { status: number; body: any }): string {
   return `${res.status} ${normalize({ data: res.body.data ?? null, errors })}`;
 }
 
-describe('GraphQL: node lookups and every mutation, foreign id vs missing id', () => {
-  it('node(id:) answers the same for each node type', async () => {
-    const differences: string[] = [];
-    for (const [kind, id] of Object.entries(foreign)) {
-      const type = kind[0].toUpperCase() + kind.slice(1);
-      if (kind === 'parent') continue;
-      for (const [who, actor] of Object.entries(callers)) {
-        const ask = (value: string) => t.graphql('query ($id: ID!) { node(id: $id) { id } }', { id: value }, actor?.token ?? null);
-        const a = graphqlAnswer(await ask(gid(type, id)));
-        const b = graphqlAnswer(await ask(gid(type, MISSING)));
-        if (a !== b) differences.push(`${who} node(${type}): foreign ${a} / missing ${b}`);
-      }
-    }
-    expect(differences).toEqual([]);
-  });
-
+describe('GraphQL: every mutation, foreign id vs missing id', () => {
   it('every mutation taking an id of another organization answers as for a missing one', async () => {
     const differences: string[] = [];
     let compared = 0;

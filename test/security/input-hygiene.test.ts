@@ -47,11 +47,13 @@ describe('REST refuses NUL bytes and invalid UTF-16 with a 400, writing nothing'
       ['PATCH', org, { title: `x${LONE}` }, /^Body field title/],
       ['PATCH', org, { title: 'x', nested: [{ deep: { deeper: `${LONE}` } }] }, /^Body field nested\.0\.deep\.deeper/],
       ['PATCH', org, { [`k${NUL}`]: 'v' }, /^Body field k/],
+      ['PATCH', org, { title: 'x', pad: { a: [1, { b: '📘 fine', c: `x${NUL}` }] } }, /^Body field pad\.a\.1\.c/],
     ];
     for (const [method, path, body, where] of bodies) expectRefused(await t.rest(method, path, { token: acme.admin.token, body }), where);
     // As raw JSON escapes too, the way a client that never builds the string would send it.
     expectRefused(await t.rest('POST', `${org}/spaces`, { token: acme.admin.token, rawBody: '{"title":"\\ud800x"}' }), /^Body field title/);
     expectRefused(await t.rest('POST', `${org}/spaces`, { token: acme.admin.token, rawBody: '{"description":"\\u0000"}' }), /^Body field description/);
+    expectRefused(await t.rest('POST', `${org}/spaces`, { token: acme.admin.token, rawBody: '{"title":"\\ud83d\\ude00","emoji":"\\udc00"}' }), /^Body field emoji/);
     expect(await spaceTitles()).toEqual(before);
     const org2 = await t.rest('GET', org, { token: acme.admin.token });
     expect(org2.body.title).toBe('Acme');

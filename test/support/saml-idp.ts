@@ -92,3 +92,22 @@ export function readAuthnRequest(location: string): { xml: string; id: string; r
   const id = /\sID="([^"]+)"/.exec(xml)?.[1] ?? '';
   return { xml, id, relayState: url.searchParams.get('RelayState'), url };
 }
+
+/** What the ACS answered to a form post: its status, where it sends the browser, and the token it hands out. */
+export interface AcsAnswer {
+  status: number;
+  location: string | null;
+  body: any;
+  /** The API token in the redirect's fragment; null when refused. */
+  token: string | null;
+}
+
+/** Posts a SAMLResponse to an ACS URL as the IdP's browser form does (HTTP-POST binding). */
+export async function postToAcs(app: { fetch(request: Request): Promise<Response> }, acsURL: string, samlResponse: string): Promise<AcsAnswer> {
+  const form = new URLSearchParams({ SAMLResponse: samlResponse });
+  const res = await app.fetch(new Request(acsURL, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() }));
+  const text = await res.text();
+  const location = res.headers.get('location');
+  const token = location ? new URLSearchParams(new URL(location).hash.slice(1)).get('token') : null;
+  return { status: res.status, location, body: text ? JSON.parse(text) : undefined, token };
+}

@@ -1,6 +1,6 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { defineLoader } from '../../db/loader';
-import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
+import { ConflictError, NotFoundError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
@@ -57,9 +57,7 @@ export async function getChangeRequestById(ctx: RequestContext, id: string): Pro
   requireViewer(ctx);
   const row = await changeRequestById(ctx).load(id);
   if (!row) throw new NotFoundError('Change request');
-  const space = await getSpace(ctx, row.spaceId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('Change request') : error;
-  });
+  const space = await hiddenAsMissing(getSpace(ctx, row.spaceId), 'Change request');
   return { space, row };
 }
 

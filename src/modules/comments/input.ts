@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeMarkdownLinks } from '../../domain/markdown-urls';
 import { bodyObject } from '../../domain/validate';
 
 /** Longest comment or reply body, in characters of markdown. */
@@ -16,7 +17,8 @@ const body = z
       markdown: z
         .string({ error: 'body.markdown must be a string' })
         .refine((s) => s.trim().length > 0, 'body.markdown must not be empty')
-        .refine((s) => s.length <= MAX_BODY_LENGTH, `body.markdown must be at most ${MAX_BODY_LENGTH} characters`),
+        .refine((s) => s.length <= MAX_BODY_LENGTH, { message: `body.markdown must be at most ${MAX_BODY_LENGTH} characters`, abort: true })
+        .superRefine(safeMarkdownLinks),
       document: z.unknown().optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'body must be an object: { "markdown": "..." }' : undefined) },

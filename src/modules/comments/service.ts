@@ -1,5 +1,5 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { DomainError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../domain/errors';
+import { DomainError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
@@ -149,12 +149,12 @@ export async function getCommentById(ctx: RequestContext, id: string): Promise<C
   requireViewer(ctx);
   const row = await findCommentById(ctx.db, id);
   if (!row) throw new NotFoundError('Comment');
-  const discussion = await (row.changeRequestId
-    ? getChangeRequestById(ctx, row.changeRequestId).then(({ space, row: cr }) => ({ space, changeRequest: cr, scope: { spaceId: space.id, changeRequestId: cr.id } }))
-    : getDiscussion(ctx, row.spaceId)
-  ).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('Comment') : error;
-  });
+  const discussion = await hiddenAsMissing(
+    row.changeRequestId
+      ? getChangeRequestById(ctx, row.changeRequestId).then(({ space, row: cr }) => ({ space, changeRequest: cr, scope: { spaceId: space.id, changeRequestId: cr.id } }))
+      : getDiscussion(ctx, row.spaceId),
+    'Comment',
+  );
   return { discussion, row, format: 'markdown' };
 }
 
@@ -294,9 +294,7 @@ export async function getReplyById(ctx: RequestContext, id: string): Promise<Rep
   requireViewer(ctx);
   const row = await findReplyById(ctx.db, id);
   if (!row) throw new NotFoundError('Comment reply');
-  const comment = await getCommentById(ctx, row.commentId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('Comment reply') : error;
-  });
+  const comment = await hiddenAsMissing(getCommentById(ctx, row.commentId), 'Comment reply');
   return { comment, row, format: 'markdown' };
 }
 

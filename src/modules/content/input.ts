@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { safeMarkdownLinks } from '../../domain/markdown-urls';
+import { isSafeUrl, LINK_URL, urlRuleText } from '../../domain/urls';
 import { bodyObject } from '../../domain/validate';
 
 /** What a page is: a document, a group of the table of contents, a link, or generated from a source. */
@@ -24,8 +26,15 @@ const description = z.string({ error: 'description must be a string' }).max(1000
 export const MAX_MARKDOWN_BYTES = 1_000_000;
 const markdown = z
   .string({ error: 'markdown must be a string' })
-  .refine((text) => Buffer.byteLength(text) <= MAX_MARKDOWN_BYTES, `markdown must be at most ${MAX_MARKDOWN_BYTES} bytes`);
-const href = z.string({ error: 'href must be a string' }).trim().min(1, 'href must not be empty').max(2048, 'href must be at most 2048 characters');
+  .refine((text) => Buffer.byteLength(text) <= MAX_MARKDOWN_BYTES, { message: `markdown must be at most ${MAX_MARKDOWN_BYTES} bytes`, abort: true })
+  .superRefine(safeMarkdownLinks);
+/** A link page's target: a URL, a path of the site, or the id of a page of the space. */
+const href = z
+  .string({ error: 'href must be a string' })
+  .trim()
+  .min(1, 'href must not be empty')
+  .max(2048, 'href must be at most 2048 characters')
+  .refine((value) => isSafeUrl(value, LINK_URL), `href must be ${urlRuleText(LINK_URL)}`);
 
 const layout = z
   .object(

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { safeMarkdownLinks } from '../../domain/markdown-urls';
+import { webUrlSchema } from '../../domain/urls';
 import { bodyObject, oneOf } from '../../domain/validate';
 
 /** The v0.137 spec's enums (`IntegrationScope`, `IntegrationCategory`, `IntegrationTarget`, `IntegrationVisibility`). */
@@ -43,7 +45,7 @@ export const publishSchema = z.object(
     icon: base64('icon', 250 * 1024).optional(),
     title: z.string({ error: 'title is required' }).min(2, 'title must be 2 to 30 characters').max(30, 'title must be 2 to 30 characters'),
     description: z.string({ error: 'description is required' }).max(100, 'description must be at most 100 characters'),
-    summary: z.string().max(2048, 'summary must be at most 2048 characters').optional(),
+    summary: z.string().max(2048, { message: 'summary must be at most 2048 characters', abort: true }).superRefine(safeMarkdownLinks).optional(),
     previewImages: z.array(base64('previewImages', 1024 * 1024)).max(3, 'previewImages: at most 3 images').optional(),
     visibility: oneOf(INTEGRATION_VISIBILITIES, 'visibility').optional(),
     target: oneOf(INTEGRATION_TARGETS, 'target').optional(),
@@ -51,7 +53,7 @@ export const publishSchema = z.object(
     categories: z.array(oneOf(INTEGRATION_CATEGORIES, 'category')).optional(),
     blocks: z.array(block).optional(),
     contentSources: z.array(contentSource).optional(),
-    externalLinks: z.array(z.object({ url: z.url(), label: z.string() })).max(5).optional(),
+    externalLinks: z.array(z.object({ url: webUrlSchema(null), label: z.string() })).max(5).optional(),
     configurations: z.object({ account: configuration.optional(), space: configuration.optional(), site: configuration.optional() }).optional(),
     script: z.string({ error: 'script is required' }).min(1, 'script is required').max(10 * 1024 * 1024, 'script is larger than 10 MB'),
     organization: z.string({ error: 'organization is required' }).min(1, 'organization is required'),

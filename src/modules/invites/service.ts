@@ -5,7 +5,7 @@ import { ForbiddenError, NotFoundError } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { rememberMember } from '../../access-control/membership';
+import { rememberMember, tokenReaches } from '../../access-control/membership';
 import { addMembership } from '../members/service';
 import { getOrganization, organizationById } from '../organizations/service';
 import { linkInviteCreateSchema, linkInviteUpdateSchema, type LinkInviteCreateInput, type LinkInviteUpdateInput } from './input';
@@ -82,6 +82,8 @@ export async function joinWithLinkInvite(ctx: RequestContext, organizationId: st
   if (!org.inviteLinks) throw new ForbiddenError('Invite links are disabled in this organization');
   // An integration's token acts as its bot user, who must not become a member: an installation is what gives it reach.
   if (viewer.grant) throw new ForbiddenError('An integration cannot join an organization: install it there instead');
+  // A token from one organization's single sign-on must not add its user to another.
+  if (!tokenReaches(viewer, org.id)) throw new ForbiddenError('This token was made by single sign-on for another organization: join with a token of your own');
   const added = await addMembership(ctx.db, { organizationId: org.id, userId: viewer.user.id, role: invite.role, joinedAt: ctx.now() });
   if (added) rememberMember(ctx, { organizationId: org.id, userId: viewer.user.id }, added);
 }

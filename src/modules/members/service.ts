@@ -81,7 +81,8 @@ async function loadMember(ctx: RequestContext, organizationId: string, userId: s
 
 export async function getMember(ctx: RequestContext, organizationId: string, userId: string): Promise<MemberRow> {
   const { org, member } = await loadMember(ctx, organizationId, userId);
-  await ctx.authz.assert('member:view', { organization: org, member }, 'Guests can only see their own membership');
+  // Guests see only their own membership: anyone else's answers like a missing one.
+  await ctx.authz.assertVisible('member:view', { organization: org, member }, 'Member');
   return member;
 }
 

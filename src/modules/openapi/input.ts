@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSafeUrl, WEB_URL } from '../../domain/urls';
 import { bodyObject } from '../../domain/validate';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -15,7 +16,9 @@ export const MAX_SPEC_TEXT = 5_000_000;
 const source = z
   .object(
     {
-      url: z.string({ error: 'source.url must be a string' }).max(2048, 'source.url must be at most 2048 characters').url('source.url must be an absolute URL').optional(),
+      url: z.string({ error: 'source.url must be a string' }).max(2048, 'source.url must be at most 2048 characters').url('source.url must be an absolute URL')
+        .refine((value) => isSafeUrl(value, WEB_URL), 'source.url must be an http(s) URL')
+        .optional(),
       text: z.string({ error: 'source.text must be a string' }).min(1, 'source.text must not be empty').max(MAX_SPEC_TEXT, `source.text must be at most ${MAX_SPEC_TEXT} characters`).optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'source must be { "url": ... } or { "text": ... }' : undefined) },

@@ -1,5 +1,5 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { ConflictError, NotFoundError } from '../../domain/errors';
+import { ConflictError, NotFoundError, hiddenAsMissing } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import type { TaskDefinition } from '../../jobs/job';
@@ -54,9 +54,7 @@ export async function getSpecById(ctx: RequestContext, id: string): Promise<Spec
   requireViewer(ctx);
   const row = await findSpecById(ctx.db, id);
   if (!row) throw new NotFoundError('OpenAPI specification');
-  const organization = await readableOrganization(ctx, row.organizationId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('OpenAPI specification') : error;
-  });
+  const organization = await hiddenAsMissing(readableOrganization(ctx, row.organizationId), 'OpenAPI specification');
   return { organization, row };
 }
 

@@ -1,3 +1,4 @@
+import { webUrlSchema } from '../../domain/urls';
 import { bodyObject } from '../../domain/validate';
 import { z } from 'zod';
 import { roleOrGuestSchema } from '../../domain/roles';
@@ -33,7 +34,7 @@ export const organizationUpdateSchema = z
         .strict()
         .nullable()
         .optional(),
-      logo: z.url({ error: 'logo must be a URL' }).max(2048, 'logo must be at most 2048 characters').nullable().optional(),
+      logo: webUrlSchema('logo').nullable().optional(),
       sso: z.boolean({ error: 'sso must be a boolean' }).optional(),
       ai: z.boolean({ error: 'ai must be a boolean' }).optional(),
       inviteLinks: z.boolean({ error: 'inviteLinks must be a boolean' }).optional(),

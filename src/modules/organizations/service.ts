@@ -1,7 +1,7 @@
 import { and, arrayContains, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { byTimeThenId, keysetPage } from '../../db/keyset';
-import { requireViewer, type RequestContext } from '../../context/request-context';
+import { requireViewer, type RequestContext, type Viewer } from '../../context/request-context';
 import { ConflictError, NotFoundError, PreconditionFailedError } from '../../domain/errors';
 import { type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
@@ -29,12 +29,14 @@ export async function getOrganization(ctx: RequestContext, id: string): Promise<
   return org;
 }
 
-/** The organizations the viewer is an enabled member of, as a subquery. */
-function viewerOrganizationIds(ctx: RequestContext, userId: string) {
+/** The organizations the viewer is an enabled member of, as a subquery; a single sign-on token's own only. */
+function viewerOrganizationIds(ctx: RequestContext, viewer: Viewer) {
+  const m = organizationMembers;
+  const scope = viewer.organizationId;
   return ctx.db
-    .select({ id: organizationMembers.organizationId })
-    .from(organizationMembers)
-    .where(and(eq(organizationMembers.userId, userId), eq(organizationMembers.disabled, false)));
+    .select({ id: m.organizationId })
+    .from(m)
+    .where(and(eq(m.userId, viewer.user.id), eq(m.disabled, false), scope === undefined ? undefined : eq(m.organizationId, scope)));
 }
 
 /** Organizations the viewer belongs to, oldest first. */
@@ -44,7 +46,7 @@ export async function listViewerOrganizations(ctx: RequestContext, args: PageArg
     ctx.db,
     {
       table: organizations,
-      where: inArray(organizations.id, viewerOrganizationIds(ctx, viewer.user.id)),
+      where: inArray(organizations.id, viewerOrganizationIds(ctx, viewer)),
       keys: byTimeThenId(organizations.createdAt, (o) => o.createdAt, organizations.id),
       direction: 'asc',
     },
@@ -122,7 +124,8 @@ export async function updateOrganization(ctx: RequestContext, id: string, input:
 
 /**
  * Organizations that claim an e-mail domain, for "join your team" prompts. Only someone whose own
- * address is at that domain, or who already belongs to the organization, learns that it exists.
+ * address is at that domain, or who already belongs to the organization, learns that it exists; a
+ * single sign-on token learns of its own organization only.
  */
 export async function listOrganizationsForEmailDomain(ctx: RequestContext, domain: string): Promise<OrganizationRow[]> {
   const viewer = requireViewer(ctx);
@@ -134,7 +137,8 @@ export async function listOrganizationsForEmailDomain(ctx: RequestContext, domai
     .where(
       and(
         arrayContains(organizations.emailDomains, [wanted]),
-        ownDomain === wanted ? undefined : inArray(organizations.id, viewerOrganizationIds(ctx, viewer.user.id)),
+        ownDomain === wanted ? undefined : inArray(organizations.id, viewerOrganizationIds(ctx, viewer)),
+        viewer.organizationId === undefined ? undefined : eq(organizations.id, viewer.organizationId),
       ),
     )
     .orderBy(organizations.createdAt, organizations.id)

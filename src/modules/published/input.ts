@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { webUrlSchema } from '../../domain/urls';
 import { bodyObject } from '../../domain/validate';
 
 export const publishingAuthUpdateSchema = z
   .object(
     {
       backend: z.enum(['custom', 'integration'], { error: 'backend must be custom or integration' }).optional(),
-      fallbackURL: z.url({ protocol: /^https?$/, error: 'fallbackURL must be an http(s) URL, or null' }).max(2048, 'fallbackURL must be at most 2048 characters').nullable().optional(),
+      fallbackURL: webUrlSchema('fallbackURL').nullable().optional(),
     },
     bodyObject,
   )

@@ -1,3 +1,4 @@
+import { isSafeUrl, LINK_URL, WEB_URL } from '../../domain/urls';
 import { esc, type Heading } from './html';
 
 export interface NavLink {
@@ -19,6 +20,8 @@ export interface SidebarItem {
 export interface Chrome {
   logo?: string;
   favicon?: string;
+  /** The favicon as an emoji, when there is no favicon image. */
+  faviconEmoji?: string;
   headerLinks: NavLink[];
   footer: { title: string; links: NavLink[] }[];
   copyright?: string;
@@ -65,16 +68,32 @@ article table{border-collapse:collapse}article th,article td{border:1px solid va
 .hljs-keyword,.hljs-built_in{color:#c2185b}.hljs-string{color:#2e7d32}.hljs-comment{color:var(--muted)}.hljs-number{color:#1565c0}
 `;
 
+/*
+ * Every URL of the page passes the same check as the API's input does, here at the last step:
+ * rows stored before that check (or brought in by imports) must not make a `javascript:` link.
+ * A refused link goes nowhere (`#`); a refused image or icon is left out.
+ */
+const href = (url: string | undefined) => esc(url !== undefined && isSafeUrl(url, LINK_URL) ? url : '#');
+const imageUrl = (url: string | undefined) => (url !== undefined && isSafeUrl(url, WEB_URL) ? url : undefined);
+
+function faviconLink(chrome: Chrome): string {
+  const icon = imageUrl(chrome.favicon);
+  if (icon) return `<link rel="icon" href="${esc(icon)}">`;
+  // Made here from code points, never from stored text: the one data: URL a page may carry.
+  if (chrome.faviconEmoji) return `<link rel="icon" href="data:image/svg+xml,${esc(encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${chrome.faviconEmoji}</text></svg>`))}">`;
+  return '';
+}
+
 function sidebar(items: SidebarItem[]): string {
   const item = (i: SidebarItem): string => {
     if (i.kind === 'group') return `<li class="group">${esc(i.title)}</li>${i.children.map(item).join('')}`;
-    const link = `<a href="${esc(i.href ?? '#')}"${i.active ? ' class="active" aria-current="page"' : ''}${i.kind === 'link' ? ' rel="noopener"' : ''}>${esc(i.title)}</a>`;
+    const link = `<a href="${href(i.href)}"${i.active ? ' class="active" aria-current="page"' : ''}${i.kind === 'link' ? ' rel="noopener"' : ''}>${esc(i.title)}</a>`;
     return `<li>${link}${i.children.length ? `<ul>${i.children.map(item).join('')}</ul>` : ''}</li>`;
   };
   return `<ul>${items.map(item).join('')}</ul>`;
 }
 
-const nav = (links: NavLink[]) => links.map((l) => `<a href="${esc(l.href)}"${l.active ? ' class="active"' : ''}>${esc(l.title)}</a>`).join('');
+const nav = (links: NavLink[]) => links.map((l) => `<a href="${href(l.href)}"${l.active ? ' class="active"' : ''}>${esc(l.title)}</a>`).join('');
 
 /** The whole HTML of a published page: header with section tabs, sidebar, content, outline, pager. */
 export function renderPage(v: PageView): string {
@@ -87,9 +106,9 @@ ${v.noRobots ? '<meta name="robots" content="noindex,nofollow">' : ''}
 ${v.canonical ? `<link rel="canonical" href="${esc(v.canonical)}">` : ''}
 <meta property="og:title" content="${esc(page.title)}"><meta property="og:site_name" content="${esc(v.siteTitle)}"><meta property="og:type" content="article">
 ${v.canonical ? `<meta property="og:url" content="${esc(v.canonical)}">` : ''}${page.description ? `<meta property="og:description" content="${esc(page.description)}">` : ''}
-${v.chrome.favicon ? `<link rel="icon" href="${esc(v.chrome.favicon)}">` : ''}
+${faviconLink(v.chrome)}
 <style>${CSS.replace('VAR_ACCENT', v.primaryColor)}</style></head><body>
-<header><a class="home" href="${esc(v.homeHref)}">${v.chrome.logo ? `<img class="logo" src="${esc(v.chrome.logo)}" alt="">` : ''}${esc(v.siteTitle)}</a><nav aria-label="Sections">${nav(v.tabs)}</nav>
+<header><a class="home" href="${esc(v.homeHref)}">${imageUrl(v.chrome.logo) ? `<img class="logo" src="${esc(imageUrl(v.chrome.logo)!)}" alt="">` : ''}${esc(v.siteTitle)}</a><nav aria-label="Sections">${nav(v.tabs)}</nav>
 ${v.chrome.headerLinks.length ? `<nav class="links" aria-label="Links">${nav(v.chrome.headerLinks)}</nav>` : ''}
 <form class="search" role="search" action="${esc(v.searchHref)}" method="get"><input type="search" name="q" placeholder="Search" aria-label="Search"></form>
 <a class="theme" href="${esc(`${v.selfHref}?theme=${other}`)}">${other === 'dark' ? 'Dark' : 'Light'} theme</a></header>
@@ -98,7 +117,7 @@ ${v.variants.length > 1 ? `<div class="variants" aria-label="Variants">${nav(v.v
 ${page.showSidebar ? `<aside aria-label="Pages">${sidebar(v.sidebar)}</aside>` : ''}
 <article>${page.showTitle ? `<h1>${esc(page.title)}</h1>` : ''}${page.showDescription && page.description ? `<p class="description">${esc(page.description)}</p>` : ''}
 ${page.html}
-${v.previous || v.next ? `<nav class="pager" aria-label="Pagination">${v.previous ? `<a rel="prev" href="${esc(v.previous.href)}">← ${esc(v.previous.title)}</a>` : '<span></span>'}${v.next ? `<a rel="next" href="${esc(v.next.href)}">${esc(v.next.title)} →</a>` : ''}</nav>` : ''}
+${v.previous || v.next ? `<nav class="pager" aria-label="Pagination">${v.previous ? `<a rel="prev" href="${href(v.previous.href)}">← ${esc(v.previous.title)}</a>` : '<span></span>'}${v.next ? `<a rel="next" href="${href(v.next.href)}">${esc(v.next.title)} →</a>` : ''}</nav>` : ''}
 </article>
 ${page.showOutline && page.headings.length ? `<nav class="outline" aria-label="On this page"><strong>On this page</strong>${page.headings.map((h) => `<a class="d${h.depth}" href="#${esc(h.id)}">${esc(h.text)}</a>`).join('')}</nav>` : '<div></div>'}
 </main>

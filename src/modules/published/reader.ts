@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { jwtVerify } from 'jose';
 import type { RequestContext } from '../../context/request-context';
 import { conditionHolds, type Claims } from '../../domain/conditions';
 import { allPagesOf, contentAt, withComputedPages, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
@@ -10,6 +9,7 @@ import { esc, markdownToHtml } from './html';
 import { renderMessage, renderPage, type Chrome, type NavLink, type SidebarItem } from './layout';
 import { customizationOf, existingPublishingAuth } from './settings';
 import { announceView, type ViewVisitor } from './views';
+import { verifyVisitorToken } from './visitor-token';
 
 export interface PublishedRequest {
   organizationId: string;
@@ -38,7 +38,9 @@ export type PublishedAnswer =
 
 const shareCookie = (site: SiteRow) => `quire_share_${site.id}`;
 const visitorCookie = (site: SiteRow) => `quire_visitor_${site.id}`;
-const cookie = (site: SiteRow, ctx: RequestContext, name: string, value: string) => `${name}=${encodeURIComponent(value)}; Path=${new URL(publishedUrl(ctx, site)).pathname}; HttpOnly; SameSite=Lax`;
+/** A cookie for the site's path; with `maxAge` (seconds), one the browser drops by then. */
+const cookie = (site: SiteRow, ctx: RequestContext, name: string, value: string, maxAge?: number) =>
+  `${name}=${encodeURIComponent(value)}; Path=${new URL(publishedUrl(ctx, site)).pathname}; HttpOnly; SameSite=Lax${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`;
 
 /** Rendered pages by everything that shapes them; a new revision is a new key, so nothing stale is served. */
 const rendered = new Map<string, string>();
@@ -67,13 +69,11 @@ async function admit(ctx: RequestContext, site: SiteRow, req: PublishedRequest):
   const token = req.jwtToken ?? req.cookies[visitorCookie(site)];
   let claims: Claims | null = null;
   if (auth && token) {
-    try {
-      const { payload } = await jwtVerify(token, new TextEncoder().encode(auth.privateKey), { algorithms: ['HS256'], currentDate: ctx.now() });
-      claims = payload as Claims;
-      if (req.jwtToken) cookies.push(cookie(site, ctx, visitorCookie(site), req.jwtToken));
-    } catch {
-      claims = null;
-    }
+    const now = ctx.now();
+    const verified = await verifyVisitorToken(token, auth.privateKey, now);
+    claims = verified && (verified.claims as Claims);
+    // The cookie lasts as long as the token, not longer.
+    if (verified && req.jwtToken) cookies.push(cookie(site, ctx, visitorCookie(site), req.jwtToken, Math.max(0, verified.expiresAt - Math.floor(now.getTime() / 1000))));
   }
   if (site.visibility === 'visitor-auth' && !claims) {
     if (auth?.fallbackUrl) {
@@ -239,7 +239,8 @@ function chromeOf(customization: Record<string, unknown>, theme: 'light' | 'dark
   const emoji = favicon.emoji ? String.fromCodePoint(...favicon.emoji.split('-').map((h) => parseInt(h, 16)).filter((n) => Number.isFinite(n))) : undefined;
   return {
     logo: header.logo?.[theme],
-    favicon: favicon.icon?.[theme] ?? (emoji ? `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${emoji}</text></svg>`)}` : undefined),
+    favicon: favicon.icon?.[theme],
+    faviconEmoji: emoji,
     headerLinks: links(header.links),
     footer: (footer.groups ?? []).map((g) => ({ title: g.title, links: links(g.links) })),
     copyright: footer.copyright,

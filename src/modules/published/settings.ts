@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { RequestContext } from '../../context/request-context';
 import { ValidationError } from '../../domain/errors';
+import { LINK_URL, unsafeUrlIn, urlRuleText, WEB_URL, type UrlRule } from '../../domain/urls';
 import { parseInput } from '../../domain/validate';
 import { componentErrors } from '../../lib/spec-schemas';
 import { DEFAULT_CUSTOMIZATION, getSite } from '../sites/service';
@@ -68,11 +69,35 @@ export async function getCustomization(ctx: RequestContext, organizationId: stri
   return (await customizationOf(ctx, site.id)).settings;
 }
 
-/** Saves a whole customization, checked against the platform's SiteCustomizationSettings schema. */
+/**
+ * Every URL of SiteCustomizationSettings (`*` for a list index): the links readers click (the
+ * platform's ContentRefURL) may also be mailto or a path of the site; what the browser loads by
+ * itself (images, fonts) must be http(s).
+ */
+export const CUSTOMIZATION_URLS = new Map<string, UrlRule>([
+  ['header.links.*.to.url', LINK_URL],
+  ['header.links.*.links.*.to.url', LINK_URL],
+  ['footer.groups.*.links.*.to.url', LINK_URL],
+  ['announcement.link.to.url', LINK_URL],
+  ['privacyPolicy.url', { mailto: true }],
+  ['socialPreview.url', WEB_URL],
+  ...['header.logo', 'footer.logo', 'favicon.icon'].flatMap((at) => ['light', 'dark'].map((theme) => [`${at}.${theme}`, WEB_URL] as const)),
+  ...['font', 'monospaceFont'].map((font) => [`styling.${font}.fontFaces.*.sources.*.url`, WEB_URL] as const),
+]);
+
+const customizationUrlRule = (keys: readonly string[], depth: number) =>
+  keys.length === depth ? (CUSTOMIZATION_URLS.get(keys.map((k) => (/^\d+$/.test(k) ? '*' : k)).join('.')) ?? null) : null;
+
+/** Saves a whole customization, checked against the platform's SiteCustomizationSettings schema, with safe URLs only. */
 export async function updateCustomization(ctx: RequestContext, organizationId: string, siteId: string, input: unknown): Promise<Record<string, unknown>> {
   const site = await manage(ctx, organizationId, siteId);
   const errors = componentErrors('SiteCustomizationSettings', input);
   if (errors) throw new ValidationError(`The customization does not match the platform's settings: ${errors.join('; ')}`);
+  const unsafe = unsafeUrlIn(input, customizationUrlRule);
+  if (unsafe) {
+    const rule = customizationUrlRule(unsafe.path, unsafe.path.length)!;
+    throw new ValidationError(`${unsafe.path.join('.')} must be ${urlRuleText(rule)}`, unsafe.path);
+  }
   const settings = input as Record<string, unknown>;
   await ctx.db
     .insert(siteCustomizations)

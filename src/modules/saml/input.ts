@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
 import { roleOrGuestSchema } from '../../domain/roles';
+import { isSafeUrl, WEB_URL } from '../../domain/urls';
 import { bodyObject } from '../../domain/validate';
 
 /** Limits of the platform's document: label 1 to 30, entity id up to 1024, URL up to 2048, certificate up to 10000. */
@@ -20,13 +21,7 @@ const ssoURL = z
   .string({ error: 'ssoURL must be a string' })
   .trim()
   .max(2048, 'ssoURL must be at most 2048 characters')
-  .refine((value) => {
-    try {
-      return ['https:', 'http:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'ssoURL must be an http(s) URL');
+  .refine((value) => isSafeUrl(value, WEB_URL) && URL.canParse(value), 'ssoURL must be an http(s) URL');
 
 const PEM = /^-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*$/;
 

@@ -2,17 +2,18 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { byTimeThenId, keysetPage, keysetPages } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../domain/errors';
+import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { getOrganization } from '../organizations/service';
-import type { OrganizationRow } from '../../db/schema/organizations';
+import { organizations, type OrganizationRow } from '../../db/schema/organizations';
 import { addMembership } from '../members/service';
 import { organizationMembers } from '../../db/schema/members';
 import { teamById } from '../teams/service';
 import { teamMembers, type TeamRow } from '../../db/schema/teams';
 import { createApiToken, ensureUser } from '../users/service';
+import { emailSchema } from '../../domain/email';
 import { samlPostSchema, samlProviderCreateSchema, samlProviderUpdateSchema, type SamlPost, type SamlProviderCreateInput, type SamlProviderUpdateInput } from './input';
 import { samlProviderById } from './loaders';
 import { authnRequestUrl, serviceProviderMetadata, serviceUrls, verifySamlResponse, type ServiceUrls, type VerifiedAssertion } from './protocol';
@@ -68,12 +69,8 @@ export async function getSamlProviderById(ctx: RequestContext, providerId: strin
   requireViewer(ctx);
   const provider = await samlProviderById(ctx).load(providerId);
   if (!provider) throw new NotFoundError('SAML provider');
-  try {
-    return await getSamlProvider(ctx, provider.organizationId, providerId);
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new NotFoundError('SAML provider');
-    throw error;
-  }
+  // Only admins read providers: anyone else is refused before the lookup by REST, and here, where the lookup comes first, told it is missing.
+  return hiddenAsMissing(getSamlProvider(ctx, provider.organizationId, providerId), 'SAML provider');
 }
 
 export async function createSamlProvider(ctx: RequestContext, organizationId: string, input: SamlProviderCreateInput): Promise<SamlProviderRow> {
@@ -176,12 +173,37 @@ function firstString(attributes: Record<string, unknown>, names: string[]): stri
   return undefined;
 }
 
-/** Who the assertion names: an e-mail attribute, else a NameID that is an address. */
+/**
+ * Who the assertion names: an e-mail attribute, else a NameID that is an address, in the form
+ * users are stored and found by (lower case), so that every check below reads the same address.
+ */
 function identity(assertion: VerifiedAssertion): { email: string; name?: string } {
-  const email = firstString(assertion.attributes, EMAIL_ATTRIBUTES) ?? (assertion.nameID.includes('@') ? assertion.nameID : undefined);
-  if (!email) throw new UnauthenticatedError('SAML response refused: it names no e-mail address (NameID or an email attribute)');
+  const named = firstString(assertion.attributes, EMAIL_ATTRIBUTES) ?? (assertion.nameID.includes('@') ? assertion.nameID : undefined);
+  if (!named) throw new UnauthenticatedError('SAML response refused: it names no e-mail address (NameID or an email attribute)');
+  const email = emailSchema.safeParse(named);
+  if (!email.success) throw new UnauthenticatedError('SAML response refused: the e-mail address it names is not valid');
   const name = firstString(assertion.attributes, NAME_ATTRIBUTES)?.slice(0, 100);
-  return { email, name };
+  return { email: email.data, name };
+}
+
+/** Whether the address is at one of the domains: exactly one of them; a subdomain is another domain. */
+function atDomain(email: string, domains: readonly string[]): boolean {
+  return domains.includes(email.slice(email.lastIndexOf('@') + 1));
+}
+
+/**
+ * Spends the assertion before anything else: its id is kept until it expires, so it signs no one
+ * in a second time, on any instance, and a refused one cannot be tried again once its subject
+ * would be let in.
+ */
+async function spendAssertion(ctx: RequestContext, provider: SamlProviderRow, assertion: VerifiedAssertion): Promise<void> {
+  await ctx.db.delete(samlAssertions).where(and(eq(samlAssertions.providerId, provider.id), lt(samlAssertions.expiresAt, ctx.now())));
+  const [fresh] = await ctx.db
+    .insert(samlAssertions)
+    .values({ providerId: provider.id, assertionId: assertion.assertionId, expiresAt: assertion.expiresAt })
+    .onConflictDoNothing()
+    .returning();
+  if (!fresh) throw new UnauthenticatedError('SAML response refused: this assertion was already used');
 }
 
 export interface SamlSignIn {
@@ -194,9 +216,12 @@ export interface SamlSignIn {
 }
 
 /**
- * The assertion consumer service: verifies the posted response, then signs its subject in. A new
- * user is created; a newcomer joins with the provider's default role and team; every one becomes an
- * SSO member. The assertion id is recorded in the same transaction, so a replay writes nothing.
+ * The assertion consumer service: verifies the posted response, spends it, then signs its subject
+ * in, if this organization's provider may vouch for them: a member of the organization (not
+ * disabled), an address at one of its e-mail domains, or an address no user has yet, who is then
+ * created. Anyone else is refused (403) and nothing is written. A newcomer joins with the
+ * provider's default role and team; every one becomes an SSO member. The token made acts in this
+ * organization only.
  */
 export async function completeSamlSignIn(ctx: RequestContext, providerId: string, post: SamlPost): Promise<SamlSignIn> {
   const provider = await signInProvider(ctx, providerId);
@@ -204,26 +229,31 @@ export async function completeSamlSignIn(ctx: RequestContext, providerId: string
   const assertion = await verifySamlResponse(ctx, provider, SAMLResponse);
   const who = identity(assertion);
   const team = await samlProviderDefaultTeam(ctx, provider);
+  await spendAssertion(ctx, provider, assertion);
   const result = await ctx.db.transaction(async (tx) => {
-    await tx.delete(samlAssertions).where(and(eq(samlAssertions.providerId, provider.id), lt(samlAssertions.expiresAt, ctx.now())));
-    const [fresh] = await tx
-      .insert(samlAssertions)
-      .values({ providerId: provider.id, assertionId: assertion.assertionId, expiresAt: assertion.expiresAt })
-      .onConflictDoNothing()
-      .returning();
-    if (!fresh) throw new UnauthenticatedError('SAML response refused: this assertion was already used');
     const db = tx as unknown as Db;
+    const [org] = await tx.select({ emailDomains: organizations.emailDomains }).from(organizations).where(eq(organizations.id, provider.organizationId));
     const { user, created } = await ensureUser(db, who.name ? { email: who.email, name: who.name } : { email: who.email });
     const key = and(eq(organizationMembers.organizationId, provider.organizationId), eq(organizationMembers.userId, user.id));
-    const joined = await addMembership(tx, { organizationId: provider.organizationId, userId: user.id, role: provider.defaultRole, sso: true, joinedAt: ctx.now() });
+    const [member] = await tx.select().from(organizationMembers).where(key);
+    if (member?.disabled) throw new ForbiddenError('Your membership of this organization is disabled');
+    // Someone who already has an account elsewhere is the provider's to sign in only when they are
+    // its organization's: a member, or at one of its domains. Nothing has been written for them.
+    if (!member && !created && !atDomain(who.email, org.emailDomains)) {
+      throw new ForbiddenError(
+        `This organization's identity provider cannot sign in ${who.email}: that account is not a member of the organization, and its domain is not one of the organization's e-mail domains`,
+      );
+    }
+    const joined = member ? null : await addMembership(tx, { organizationId: provider.organizationId, userId: user.id, role: provider.defaultRole, sso: true, joinedAt: ctx.now() });
     if (!joined) {
-      const [member] = await tx.update(organizationMembers).set({ sso: true }).where(key).returning();
-      if (member.disabled) throw new ForbiddenError('Your membership of this organization is disabled');
+      // A member already, or one who joined meanwhile: kept as they are, marked SSO.
+      const [kept] = await tx.update(organizationMembers).set({ sso: true }).where(and(key, eq(organizationMembers.disabled, false))).returning();
+      if (!kept) throw new ForbiddenError('Your membership of this organization is disabled');
     }
     if (joined && team && team.organizationId === provider.organizationId) {
       await tx.insert(teamMembers).values({ teamId: team.id, organizationId: team.organizationId, userId: user.id, role: 'member', addedAt: ctx.now() }).onConflictDoNothing();
     }
-    return { user, created, token: await createApiToken(db, user.id, `SSO: ${provider.label}`) };
+    return { user, created, token: await createApiToken(db, user.id, `SSO: ${provider.label}`, provider.organizationId) };
   });
   const fragment = new URLSearchParams({ token: result.token, organization: provider.organizationId, user: result.user.id });
   return {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { NotFoundError, ValidationError } from '../../domain/errors';
+import { NotFoundError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import { getOrganization } from '../organizations/service';
 import { getSpace } from '../spaces/service';
 import type { SpaceRow } from '../../db/schema/spaces';
@@ -21,9 +21,7 @@ export async function getSiteById(ctx: RequestContext, siteId: string): Promise<
   requireViewer(ctx);
   const site = await siteById(ctx).load(siteId);
   if (!site) throw new NotFoundError('Site');
-  return getSite(ctx, site.organizationId, siteId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('Site') : error;
-  });
+  return hiddenAsMissing(getSite(ctx, site.organizationId, siteId), 'Site');
 }
 
 /**

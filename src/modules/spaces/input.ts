@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webUrlSchema } from '../../domain/urls';
 import { bodyObject } from '../../domain/validate';
 import { defaultLevelSchema } from '../../domain/permissions';
 import { EDIT_MODES } from '../../domain/spaces';
@@ -38,7 +39,7 @@ export const spaceUpdateSchema = z
     {
       title: spaceTitleSchema.min(1, 'title must be 1 to 50 characters').optional(),
       emoji: emoji.nullable().optional(),
-      icon: z.url({ error: 'icon must be a URL' }).max(2048).nullable().optional(),
+      icon: webUrlSchema('icon').nullable().optional(),
       editMode: editMode.optional(),
       defaultLevel: defaultLevelSchema.optional(),
       language: language.optional(),

@@ -4,7 +4,7 @@ import { forgetTeamRoles } from '../../access-control/team-roles';
 import type { Db } from '../../db/client';
 import { byTimeThenId, keysetPage, keysetPages, type KeysetKey, type KeysetSpec } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
+import { ForbiddenError, NotFoundError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import { mapPage, type Page, type PageArgs } from '../../domain/page';
 import type { TeamRole } from '../../domain/roles';
 import { parseInput } from '../../domain/validate';
@@ -100,7 +100,7 @@ export async function getTeam(ctx: RequestContext, organizationId: string, teamI
   const org = await getOrganization(ctx, organizationId);
   const team = await teamById(ctx).load(teamId);
   if (!team || team.organizationId !== org.id) throw new NotFoundError('Team');
-  await ctx.authz.assert('team:view', team, 'You cannot see this team');
+  await ctx.authz.assertVisible('team:view', team, 'Team');
   return team;
 }
 
@@ -109,13 +109,7 @@ export async function getTeamById(ctx: RequestContext, teamId: string): Promise<
   requireViewer(ctx);
   const team = await teamById(ctx).load(teamId);
   if (!team) throw new NotFoundError('Team');
-  try {
-    return await getTeam(ctx, team.organizationId, teamId);
-  } catch (error) {
-    // An organization the viewer cannot see hides its teams: the same answer as a missing team.
-    if (error instanceof NotFoundError) throw new NotFoundError('Team');
-    throw error;
-  }
+  return hiddenAsMissing(getTeam(ctx, team.organizationId, teamId), 'Team');
 }
 
 /** Resolves user ids or e-mails to members of the organization; anything else is a validation error. */

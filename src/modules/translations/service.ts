@@ -3,6 +3,7 @@ import { byTimeThenId, keysetPage, keysetPages, type KeysetSpec } from '../../db
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError, PreconditionFailedError, ValidationError, ConflictError } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
+import { documentUrlRule, LINK_URL, unsafeUrlIn, urlRuleText } from '../../domain/urls';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
 import { componentErrors } from '../../lib/spec-schemas';
@@ -24,6 +25,8 @@ function checkedInstructions(value: Record<string, unknown> | undefined): Record
   if (value === undefined) return EMPTY_DOCUMENT;
   const errors = componentErrors('JSONDocument', value);
   if (errors) throw new ValidationError(`instructions must be a document: ${errors.join('; ')}`, ['instructions']);
+  const unsafe = unsafeUrlIn(value, documentUrlRule);
+  if (unsafe) throw new ValidationError(`instructions.${unsafe.path.join('.')} must be ${urlRuleText(LINK_URL)}`, ['instructions', ...unsafe.path]);
   return value;
 }
 

@@ -47,12 +47,15 @@ export async function ensureUser(db: Db, input: { email: string; name?: string }
   return { user: existing, created: false };
 }
 
-/** A new personal API token. The plain token is returned once; only its hash is stored. System use. */
-export async function createApiToken(db: Db, userId: string, label?: string): Promise<string> {
+/**
+ * A new personal API token. The plain token is returned once; only its hash is stored. With
+ * `scopeOrganizationId` (single sign-on), the token acts in that organization only. System use.
+ */
+export async function createApiToken(db: Db, userId: string, label?: string, scopeOrganizationId?: string): Promise<string> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
   if (!user) throw new NotFoundError('User');
   const token = newToken();
-  await db.insert(apiTokens).values({ id: newId(), userId, tokenHash: hashToken(token), label });
+  await db.insert(apiTokens).values({ id: newId(), userId, tokenHash: hashToken(token), label, scopeOrganizationId });
   return token;
 }
 

@@ -45,11 +45,11 @@ afterAll(async () => {
 const SUBSCRIPTION = `subscription ($space: ID!, $page: String) { commentEvents(spaceId: $space, pageId: $page) { kind commentId comment { markdown status postedBy { id } } } }`;
 
 /** Opens an SSE subscription; `next()` answers the next event's payload, or null once the stream ended. */
-async function subscribe(app: App, token: string, variables: Record<string, unknown>) {
+async function subscribe(app: App, token: string | null, variables: Record<string, unknown>) {
   const response = await app.fetch(
     new Request(`${TEST_ORIGIN}/graphql`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ query: SUBSCRIPTION, variables }),
     }),
   );
@@ -118,5 +118,39 @@ describe('comment subscriptions', () => {
     expect((await t.rest('DELETE', `/v1/orgs/${acme.organizationId}/members/${people.leaver.userId}`, { token: acme.admin.token })).status).toBe(204);
     await post('After the leaver left');
     expect(await sub.next()).toBeNull();
+  });
+});
+
+describe('refused subscriptions', () => {
+  /** The one event of a refused subscription: its status, its errors, and that the stream then ends. */
+  async function refusal(token: string | null, variables: Record<string, unknown>) {
+    const sub = await subscribe(second.app, token, variables);
+    const first = await sub.next();
+    expect(first.data).toBeUndefined();
+    expect(await sub.next()).toBeNull();
+    return { status: sub.status, errors: first.errors as { message: string; extensions: { code: string } }[] };
+  }
+
+  it('answer a caller without a token like a query would: HTTP 200 and UNAUTHENTICATED', async () => {
+    const res = await refusal(null, { space: gid('Space', spaceId) });
+    expect(res.status).toBe(200);
+    expect(res.errors).toEqual([expect.objectContaining({ path: ['commentEvents'], extensions: { code: 'UNAUTHENTICATED' } })]);
+  });
+
+  it("answer another organization's space exactly like a missing one: HTTP 200 and NOT_FOUND", async () => {
+    const foreign = await refusal(other.admin.token, { space: gid('Space', spaceId) });
+    const missing = await refusal(acme.admin.token, { space: gid('Space', 'doesNotExist00000000') });
+    expect(foreign.status).toBe(200);
+    expect(foreign.errors).toEqual([expect.objectContaining({ message: 'Space not found', extensions: { code: 'NOT_FOUND' } })]);
+    expect(missing).toEqual(foreign);
+  });
+
+  it('answer bad input with a 200 and VALIDATION_FAILED, or a 400 and BAD_USER_INPUT for a variable of the wrong type', async () => {
+    const wrongType = await refusal(acme.admin.token, { space: gid('Organization', acme.organizationId) });
+    expect(wrongType.status).toBe(200);
+    expect(wrongType.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    const notAnId = await refusal(acme.admin.token, { space: { id: spaceId } });
+    expect(notAnId.status).toBe(400);
+    expect(notAnId.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

@@ -31,11 +31,12 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}', () => {
     expect(res.body.user).toMatchObject({ id: editor.userId, displayName: 'Eddie Editor', email: editor.email });
   });
 
-  it('lets a guest see their own membership but not anyone else’s', async () => {
+  it('lets a guest see their own membership, and answers anyone else’s like a missing one', async () => {
     const own = await getMember(acme, guest.userId, guest.token);
     expect(own.status).toBe(200);
     expect(own.body.role).toBeNull();
-    expect((await getMember(acme, editor.userId, guest.token)).status).toBe(403);
+    const others = await getMember(acme, editor.userId, guest.token);
+    expect([others.status, others.body]).toEqual([404, (await getMember(acme, 'doesNotExist00000000', guest.token)).body]);
   });
 
   it('answers 404 for a user who is not a member, and for another organization', async () => {
@@ -222,11 +223,11 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
     expect((await getMember(acme, editor.userId)).body.spaces).toBe(2);
   });
 
-  it('rejects a bad order with 400, and a guest asking about someone else with 403', async () => {
+  it('rejects a bad order with 400, and a guest asking about someone else with 404', async () => {
     const bad = await t.rest('GET', memberPath(acme, editor.userId, '/spaces?order=sideways'), { token: reader.token });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/order/);
-    expect((await t.rest('GET', memberPath(acme, editor.userId, '/spaces'), { token: guest.token })).status).toBe(403);
+    expect((await t.rest('GET', memberPath(acme, editor.userId, '/spaces'), { token: guest.token })).status).toBe(404);
     expect((await t.rest('GET', memberPath(acme, guest.userId, '/spaces'), { token: guest.token })).status).toBe(200);
   });
 });

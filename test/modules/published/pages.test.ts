@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, type TestApp } from '../../support/clients';
 import type { OrgFixture } from '../../support/factories';
 import { scenario } from '../../support/scenario';
@@ -202,5 +202,80 @@ describe('published pages', () => {
     expect(results).not.toContain(`${url}/quiet`);
     expect((await get(`${url}/~search?q=nothingmatches`)).text).toContain('Nothing found');
     expect((await get(url)).text).toContain(`action="${url}/~search"`);
+  });
+});
+
+describe('visitor token lifetime', () => {
+  const hour = 3600;
+  let url: string;
+  let cookieName: string;
+  let sign: (claims: { iat?: number; exp?: number }) => Promise<string>;
+  /** The server's clock, in seconds, fixed for these tests. */
+  let now: number;
+
+  beforeAll(async () => {
+    const published = await publishedSite('visitor-auth');
+    url = published.url;
+    cookieName = `quire_visitor_${published.site.id}`;
+    await api('PATCH', `${sitesPath()}/${published.site.id}/publishing/auth`, { fallbackURL: 'https://login.example.com/start' });
+    const { privateKey } = (await api('GET', `${sitesPath()}/${published.site.id}/publishing/auth`)).body;
+    sign = ({ iat, exp }) => {
+      const jwt = new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' });
+      if (iat !== undefined) jwt.setIssuedAt(iat);
+      if (exp !== undefined) jwt.setExpirationTime(exp);
+      return jwt.sign(new TextEncoder().encode(privateKey));
+    };
+  });
+  beforeEach(() => {
+    now = Math.floor(Date.now() / 1000);
+    t.clock.now = new Date(now * 1000);
+  });
+  afterEach(() => {
+    t.clock.now = null;
+  });
+
+  /** Each token must be sent to sign in, as a bad token is, and leave no cookie; so must the same token brought back by the cookie. */
+  async function expectRefused(tokens: Record<string, { iat?: number; exp?: number }>) {
+    for (const [what, claims] of Object.entries(tokens)) {
+      const token = await sign(claims);
+      const res = await get(`${url}?jwt_token=${token}`);
+      expect([what, res.status, res.headers.get('location')?.startsWith('https://login.example.com/start?location='), res.headers.get('set-cookie')]).toEqual([what, 302, true, null]);
+      expect([what, (await get(url, { cookie: `${cookieName}=${token}` })).status]).toEqual([what, 302]);
+    }
+  }
+
+  it('refuses a token without an expiry', async () => {
+    await expectRefused({ 'no expiry': {}, 'no expiry, issued now': { iat: now } });
+  });
+
+  it('refuses a token past its expiry by more than 30 s of clock skew', async () => {
+    await expectRefused({ 'expired 31 s ago': { iat: now - hour, exp: now - 31 }, 'expired a day ago': { exp: now - 24 * hour } });
+  });
+
+  it('refuses a token that lives longer than 24 hours, or says it was issued in the future', async () => {
+    await expectRefused({
+      'expiring in 24 h 31 s, no issue time': { exp: now + 24 * hour + 31 },
+      'expiring in 48 h, issued now': { iat: now, exp: now + 48 * hour },
+      'living 24 h 1 s from its issue time': { iat: now - hour, exp: now + 23 * hour + 1 },
+      'issued 31 s in the future': { iat: now + 31, exp: now + hour },
+    });
+  });
+
+  it('lets in a token within the limits and 30 s of clock skew, with a cookie that ends when the token does', async () => {
+    const accepted: [string, { iat?: number; exp?: number }, number][] = [
+      ['an hour', { iat: now, exp: now + hour }, hour],
+      ['24 h, no issue time', { exp: now + 24 * hour }, 24 * hour],
+      ['24 h from its issue time', { iat: now - hour, exp: now + 23 * hour }, 23 * hour],
+      ['expired 10 s ago', { iat: now - hour, exp: now - 10 }, 0],
+      ['issued 10 s in the future', { iat: now + 10, exp: now + hour }, hour],
+    ];
+    for (const [what, claims, maxAge] of accepted) {
+      const res = await get(`${url}?jwt_token=${await sign(claims)}`);
+      expect([what, res.status, res.headers.get('set-cookie')?.match(/; Max-Age=(\d+)/)?.[1]]).toEqual([what, 200, String(maxAge)]);
+    }
+    const cookie = `${cookieName}=${await sign({ iat: now, exp: now + hour })}`;
+    expect((await get(`${url}/guide`, { cookie })).status).toBe(200);
+    t.clock.now = new Date((now + hour + 31) * 1000);
+    expect((await get(`${url}/guide`, { cookie })).status).toBe(302);
   });
 });

@@ -1,7 +1,7 @@
 import { requireViewer, type RequestContext } from '../../../context/request-context';
 import type { SpaceRow } from '../../../db/schema/spaces';
 import { pageReadSchema, revisionReadSchema, type PageReadInput, type RevisionReadInput } from '../../../domain/content';
-import { NotFoundError } from '../../../domain/errors';
+import { hiddenAsMissing, NotFoundError } from '../../../domain/errors';
 import { windowOf, type Page, type PageArgs } from '../../../domain/page';
 import { parseInput } from '../../../domain/validate';
 import { computedSpecKey, computedSpecPages } from '../../openapi/service';
@@ -73,9 +73,7 @@ export async function getRevisionContent(ctx: RequestContext, revisionId: string
   requireViewer(ctx);
   const revision = await readRevision(ctx.db, revisionId);
   if (!revision) throw new NotFoundError('Revision');
-  const space = await contentReadableSpace(ctx, revision.spaceId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError('Revision') : error;
-  });
+  const space = await hiddenAsMissing(contentReadableSpace(ctx, revision.spaceId), 'Revision');
   return withComputedPages(ctx, { space, tree: await loadRevisionTree(ctx.db, revision) });
 }
 
