@@ -1,4 +1,5 @@
 import { builder } from './builder';
+import { guardResolvers } from './work-bounds';
 import './errors';
 import '../modules/users/graphql';
 import '../modules/organizations/graphql';
@@ -18,4 +19,4 @@ import '../modules/openapi/graphql';
 import '../modules/integrations/graphql';
 import '../modules/installations/graphql';
 
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = guardResolvers(builder.toSchema({ sortSchema: true }));

@@ -32,6 +32,7 @@ import {
   type SearchInput,
 } from './input';
 import { resolverFor } from './links';
+import { pageBodies } from './bodies';
 import { linkUsages, type LinkUsage } from './references';
 import { renderPdf } from './pdf';
 import { signedPdfUrl, verifyPdfUrl } from './pdf-links';
@@ -52,6 +53,7 @@ import { computedSpecKey, computedSpecPages, specSlugExists } from '../openapi/s
 import { computedRequests, computedSlugOf, expandComputed, hasComputedPages, openApiSource } from './computed';
 
 export { spacePointer } from './commit';
+export { answerDocument, answerMarkdown, countedDocument, pageBodies, pageDocument, pageMarkdown } from './bodies';
 export type { PageHit, SpaceHit, SectionHit } from './search';
 export type { PageEntry, RevisionTree, TreeFile, TreePage } from './tree';
 export type { RevisionPointer } from './commit';
@@ -149,22 +151,9 @@ export async function getPageByPath(ctx: RequestContext, spaceId: string, path: 
   return findPageByPath(await getContent(ctx, spaceId, { computed: query.computed }), path, query);
 }
 
-/** The markdown of many pages, in one statement for the bodies not read before. */
-export async function pageBodies(ctx: RequestContext, pages: Iterable<TreePage>): Promise<Map<string, string>> {
-  const list = [...pages];
-  const hashes = list.map((p) => p.data.body).filter((h): h is string => h !== undefined);
-  const objects = hashes.length ? await loadObjects(ctx.db, hashes) : new Map();
-  return new Map(list.map((p) => [p.data.id, p.markdown ?? (p.data.body ? (objects.get(p.data.body)!.data as { markdown: string }).markdown : '')]));
-}
-
 /** Every page of a tree, depth first. */
 export function allPagesOf(tree: RevisionTree): TreePage[] {
   return [...allPages(tree.pages)];
-}
-
-/** A page's body as the platform's JSON document, its links resolved in the revision. */
-export function pageDocument(ctx: RequestContext, tree: RevisionTree, entry: PageEntry, markdown: string): Record<string, unknown> {
-  return markdownToDocument(markdown, resolverFor(tree, entry.path, ctx.config.appUrl));
 }
 
 /** Markdown that belongs to no page (a comment's), as the platform's JSON document, links resolved in the content. */
@@ -195,7 +184,7 @@ export async function linksOf(ctx: RequestContext, content: SpaceContent, query:
   const { pageId, status } = parseInput(linkQuerySchema, query);
   const pages = pageId === undefined ? allPagesOf(content.tree) : [findPage(content, pageId).entry.page];
   const bodies = await pageBodies(ctx, pages);
-  const all = linkUsages(content.tree, pages.map((p) => p.data.id), bodies, ctx.config.appUrl);
+  const all = await linkUsages(content.tree, pages.map((p) => p.data.id), bodies, ctx.config.appUrl, () => ctx.bounds.checkpoint());
   const count = (list: LinkUsage[]) => list.reduce((n, u) => n + u.pages.length, 0);
   const stats = { total: count(all), broken: { total: count(all.filter((u) => u.status === 'broken')) } };
   return { ...content, page: windowOf(status ? all.filter((u) => u.status === status) : all, args, max), stats };
@@ -210,7 +199,7 @@ export async function listLinks(ctx: RequestContext, spaceId: string, query: Lin
 export async function fileBacklinksOf(ctx: RequestContext, content: SpaceContent, fileId: string, args: PageArgs, max: number) {
   const { file } = fileOf(content, fileId);
   const pages = allPagesOf(content.tree);
-  const usages = linkUsages(content.tree, pages.map((p) => p.data.id), await pageBodies(ctx, pages), ctx.config.appUrl);
+  const usages = await linkUsages(content.tree, pages.map((p) => p.data.id), await pageBodies(ctx, pages), ctx.config.appUrl, () => ctx.bounds.checkpoint());
   const linking = new Set(usages.filter((u) => u.target.kind === 'file' && u.target.file === file.data.id).flatMap((u) => u.pages));
   const entries = pages.filter((p) => linking.has(p.data.id)).map((p) => content.tree.byId.get(p.data.id)!);
   return { ...content, page: windowOf(entries, args, max) };
@@ -300,6 +289,8 @@ export async function readSignedPdf(ctx: RequestContext, url: URL): Promise<{ by
       const file = tree.filesById.get(fileId)?.data;
       return file && DRAWABLE.has(file.contentType) ? store.get(file.blob) : null;
     },
+    // Between pages: the deadline's timer can fire, and the rendering stops once nobody waits for it.
+    () => ctx.bounds.checkpoint(),
   );
   return { bytes, name: `${slugify(top ? top.data.title : 'content') || 'content'}.pdf` };
 }
