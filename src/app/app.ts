@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../lib/unavailable';
 import { RateLimitedError, UnauthenticatedError } from '../domain/errors';
 import { maskError, quietLogger } from '../graphql/mask';
 import { useQueryLimits } from '../graphql/cost';
+import { useWorkBounds } from '../graphql/work-bounds';
 import { useInputHygiene } from '../graphql/hygiene';
 import { useOperationName } from '../graphql/operation-name';
 import { useSubscriptionErrors } from '../graphql/subscription-errors';
@@ -46,6 +47,11 @@ function jitCache() {
 /** Who sent the request, as the server saw it: the address that rate limits count per IP. */
 export interface ClientInfo {
   ip?: string;
+  /**
+   * Aborts when nobody waits for the answer any more: the request's deadline passed (./deadline.ts)
+   * or the client went away. The request's own signal when absent.
+   */
+  signal?: AbortSignal;
 }
 
 export interface App {
@@ -80,6 +86,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
     plugins: [
       useInputHygiene(),
       useAnonymousLimits({ introspection: http.anonymousIntrospection }),
+      useWorkBounds(),
       useQueryLimits(),
       useOperationName(),
       useSubscriptionErrors(),
@@ -100,12 +107,14 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
   return withHttpPolicies<ClientInfo>(services.config, {
     async fetch(request: Request, client: ClientInfo = {}): Promise<Response> {
       const { pathname } = new URL(request.url);
+      const signal = client.signal ?? request.signal;
+      const publicContext = () => createContext(services, null, signal);
       if (pathname === '/graphql') {
         if (http.graphiql && wantsGraphiQL(request)) return graphiqlPage({ title: 'Quire GraphQL', endpoint: '/graphql' });
         // A bad credential is refused at HTTP level; everything else is decided while executing.
         let ctx: RequestContext;
         try {
-          ctx = await createRequestContext(services, request, client.ip);
+          ctx = await createRequestContext(services, request, client.ip, signal);
         } catch (error) {
           if (error instanceof RateLimitedError) return rateLimitedResponse(error);
           if (error instanceof UnauthenticatedError) return unauthenticatedResponse(error);
@@ -125,10 +134,10 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       }
       if (INTEGRATION_ENDPOINT.test(pathname)) {
         // Webhooks and OAuth callbacks: no token, the integration decides what to trust.
-        return serveIntegrationEndpoint(createContext(services, null), request).catch(domainErrorResponse);
+        return serveIntegrationEndpoint(publicContext(), request).catch(domainErrorResponse);
       }
       if (pathname === '/v1' || pathname.startsWith('/v1/')) {
-        const makeContext = () => createRequestContext(services, request, client.ip);
+        const makeContext = () => createRequestContext(services, request, client.ip, signal);
         if (!reads) return router.handle(request, makeContext);
         return routeRest(request, services, reads, makeContext, (make) => router.handle(request, make));
       }
@@ -137,25 +146,25 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
         if (asset) return asset;
       }
       if (pathname.startsWith('/openapi/') && request.method === 'GET') {
-        return servePublishedSpec(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
+        return servePublishedSpec(publicContext(), new URL(request.url)).catch(domainErrorResponse);
       }
       if (pathname.startsWith(INTEGRATION_ASSETS_PATH) && request.method === 'GET') {
-        return serveIntegrationAsset(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
+        return serveIntegrationAsset(publicContext(), new URL(request.url)).catch(domainErrorResponse);
       }
       if (pathname.startsWith('/files/') && request.method === 'GET') {
         // Download links carry their own signature: no token is asked for.
-        return serveSignedFile(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
+        return serveSignedFile(publicContext(), new URL(request.url)).catch(domainErrorResponse);
       }
       if (pathname.startsWith('/sites/') && (request.method === 'GET' || request.method === 'HEAD')) {
         // Published sites: their readers have no API token; the site's visibility decides.
-        return servePublishedSite(createContext(services, null), request, client.ip).catch(domainErrorResponse);
+        return servePublishedSite(publicContext(), request, client.ip).catch(domainErrorResponse);
       }
       if (pathname.startsWith('/pdf/') && request.method === 'GET') {
-        return serveSignedPdf(createContext(services, null), new URL(request.url)).catch(domainErrorResponse);
+        return serveSignedPdf(publicContext(), new URL(request.url)).catch(domainErrorResponse);
       }
       if (pathname.startsWith(SAML_PUBLIC_PREFIX)) {
         // Single sign-on: the browser has no token yet; the IdP's signature is the credential.
-        const answer = await serveSamlEndpoint(createContext(services, null), request).catch(domainErrorResponse);
+        const answer = await serveSamlEndpoint(publicContext(), request).catch(domainErrorResponse);
         if (answer) return answer;
       }
       if (pathname === '/' || pathname === '/health') {
@@ -163,7 +172,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       }
       if ((request.method === 'GET' || request.method === 'HEAD') && new URL(request.url).host !== publicHost) {
         // Another host: a proxy or an organization's own hostname in front of a published site.
-        const page = await servePublishedHost(createContext(services, null), request, client.ip).catch(domainErrorResponse);
+        const page = await servePublishedHost(publicContext(), request, client.ip).catch(domainErrorResponse);
         if (page) return page;
       }
       return errorResponse(404, `No route for ${request.method} ${pathname}`);

@@ -17,18 +17,29 @@ export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 
 /**
  * Gives every request a deadline: past it, the caller gets 503 with Retry-After (REST's error shape,
- * or a GraphQL error with code SERVICE_UNAVAILABLE on /graphql) instead of waiting on. Whatever the
- * request was doing goes on in the background and its result is dropped; a write it makes may
- * still commit, as with any timeout, but it was never acknowledged.
+ * or a GraphQL error with code SERVICE_UNAVAILABLE on /graphql) instead of waiting on, and the
+ * request's signal (`client.signal`, which also aborts when the client goes away) aborts, so that
+ * its work stops: no new statement, field or page is started for an answer nobody gets (see
+ * WorkBounds). A write already under way may still commit, as with any timeout, but it was never
+ * acknowledged.
  */
 export function withDeadline(app: App, timeoutMs: number): App {
   return {
-    fetch(request: Request, client?: ClientInfo): Promise<Response> {
+    fetch(request: Request, client: ClientInfo = {}): Promise<Response> {
+      const stop = new AbortController();
+      // A listener, not AbortSignal.any: @whatwg-node/server's lazy signal stops calling its own
+      // listeners once a native signal follows it.
+      const upstream = client.signal ?? request.signal;
+      if (upstream.aborted) stop.abort(upstream.reason);
+      else upstream.addEventListener('abort', () => stop.abort(upstream.reason), { once: true });
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<Response>((resolve) => {
-        timer = setTimeout(() => resolve(deadlineResponse(request, timeoutMs)), timeoutMs);
+        timer = setTimeout(() => {
+          resolve(deadlineResponse(request, timeoutMs));
+          stop.abort(new Error(`deadline of ${timeoutMs} ms passed`));
+        }, timeoutMs);
       });
-      return Promise.race([app.fetch(request, client), expired]).finally(() => clearTimeout(timer));
+      return Promise.race([app.fetch(request, { ...client, signal: stop.signal }), expired]).finally(() => clearTimeout(timer));
     },
   };
 }

@@ -20,7 +20,7 @@ export interface GraphqlRoute {
 
 async function onReplica(services: AppServices, reads: ReadRouting, ctx: RequestContext): Promise<RequestContext | null> {
   const replica = await reads.replicaFor(ctx.viewer?.user.id ?? null);
-  return replica ? createContext({ ...services, db: replica }, ctx.viewer) : null;
+  return replica ? createContext({ ...services, db: replica }, ctx.viewer, ctx.signal) : null;
 }
 
 /** Recording is best effort: the write itself succeeded, and a lost position only risks a stale read. */
@@ -74,7 +74,7 @@ export function useReadRouting(services: AppServices, reads: ReadRouting): Plugi
       if (operation === 'mutation') route.wrote = true;
       if (operation !== 'query') return;
       const routed = await onReplica(services, reads, route.ctx);
-      if (routed) Object.assign(args.contextValue as object, { db: routed.db, loaders: routed.loaders, authz: routed.authz });
+      if (routed) Object.assign(args.contextValue as object, { db: routed.db, loaders: routed.loaders, authz: routed.authz, bounds: routed.bounds });
     },
   };
 }

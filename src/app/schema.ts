@@ -1,4 +1,5 @@
 import { builder } from '../graphql/builder';
+import { guardResolvers } from '../graphql/work-bounds';
 import '../graphql/errors';
 import '../modules/users/graphql/index';
 import '../modules/organizations/graphql/index';
@@ -18,4 +19,4 @@ import '../modules/openapi/graphql/index';
 import '../modules/integrations/graphql/index';
 import '../modules/installations/graphql/index';
 
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = guardResolvers(builder.toSchema({ sortSchema: true }));

@@ -1,7 +1,8 @@
-import type { Config } from '../config/config';
+import { DEFAULT_HTTP_SETTINGS, type Config } from '../config/config';
 import type { Db } from '../db/client';
 import { createLoaders } from '../db/loader';
 import type { JobSender, Notifications, RequestContext, Viewer } from '../context/request-context';
+import { WorkBounds } from '../context/work-bounds';
 import { ServiceUnavailableError } from '../domain/errors';
 import { annotateRequest } from '../lib/log';
 import { authenticate } from './authenticate';
@@ -32,16 +33,23 @@ const NO_JOB_QUEUE: JobSender = {
   },
 };
 
-export function createContext(services: AppServices, viewer: Viewer | null): RequestContext {
+/**
+ * A context for `viewer`. `signal` aborts when nobody waits for the answer any more: the work
+ * done for it then stops (see WorkBounds).
+ */
+export function createContext(services: AppServices, viewer: Viewer | null, signal?: AbortSignal): RequestContext {
+  const bounds = new WorkBounds(services.config.http?.maxResponseBytes ?? DEFAULT_HTTP_SETTINGS.maxResponseBytes, signal);
   const ctx = {
     db: services.db,
     config: services.config,
     viewer,
-    loaders: createLoaders(services.db),
+    loaders: createLoaders(services.db, bounds),
     now: services.now ?? (() => new Date()),
     sessions: services.sessions,
     jobs: services.jobs ?? NO_JOB_QUEUE,
     notifications: services.notifications,
+    signal,
+    bounds,
   } as RequestContext;
   ctx.authz = new Authz(ctx);
   return ctx;
@@ -49,16 +57,16 @@ export function createContext(services: AppServices, viewer: Viewer | null): Req
 
 /**
  * Authenticates the request's bearer token; throws UNAUTHENTICATED for a bad one, and
- * RATE_LIMITED when the caller (its token, or `clientIp` without one) is over its limit.
+ * RATE_LIMITED when the caller (its token, or `clientIp` without one) is over its limit. `signal`
+ * (the request's own by default) aborts when nobody waits for the answer any more.
  */
-export async function createRequestContext(services: AppServices, request: Request, clientIp = 'unknown'): Promise<RequestContext> {
+export async function createRequestContext(services: AppServices, request: Request, clientIp = 'unknown', signal: AbortSignal = request.signal): Promise<RequestContext> {
   const header = request.headers.get('authorization');
   const viewer = () => authenticate(services.db, header, services.sessions);
   const limiter = services.rateLimiter;
   const who = await (limiter ? limiter.admit(header, clientIp, viewer) : viewer());
   annotateRequest({ callerId: who?.user.id });
-  const ctx = createContext(services, who);
-  ctx.signal = request.signal;
+  const ctx = createContext(services, who, signal);
   ctx.refresh = async () => createContext(services, await authenticate(services.db, header, services.sessions));
   return ctx;
 }

@@ -97,6 +97,8 @@ export interface HttpSettings {
   graphiql: boolean;
   /** Let callers without a token introspect the schema. */
   anonymousIntrospection: boolean;
+  /** Largest answer, in bytes of the page text it holds (markdown, documents, diffs): see WorkBounds. */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
@@ -105,6 +107,7 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   uploadLimitBytes: 10_000_000,
   graphiql: true,
   anonymousIntrospection: true,
+  maxResponseBytes: 16_000_000,
 };
 
 export function httpSettings(config: Pick<Config, 'http'>): HttpSettings {
@@ -142,6 +145,7 @@ function loadHttpSettings(env: NodeJS.ProcessEnv): HttpSettings {
     uploadLimitBytes: positiveBytes(env, 'QUIRE_UPLOAD_LIMIT_BYTES', d.uploadLimitBytes),
     graphiql: flag(env, 'QUIRE_GRAPHIQL', d.graphiql),
     anonymousIntrospection: flag(env, 'QUIRE_ANONYMOUS_INTROSPECTION', d.anonymousIntrospection),
+    maxResponseBytes: positiveBytes(env, 'QUIRE_MAX_RESPONSE_BYTES', d.maxResponseBytes),
   };
 }
 

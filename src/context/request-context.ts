@@ -6,6 +6,7 @@ import type { MemberRow } from '../db/schema/members';
 import type { OrganizationRow } from '../db/schema/organizations';
 import type { UserRow } from '../db/schema/users';
 import type { Authorizer } from './actions';
+import type { WorkBounds } from './work-bounds';
 
 export interface Viewer {
   user: UserRow;
@@ -93,8 +94,13 @@ export interface RequestContext {
    * a long-lived subscription re-checks access with it at each event.
    */
   refresh?: () => Promise<RequestContext>;
-  /** Aborts when the caller goes away: what ends a subscription that waits for events. */
+  /**
+   * Aborts when nobody waits for the answer any more: the caller went away (what ends a
+   * subscription that waits for events), or the request's deadline passed.
+   */
   signal?: AbortSignal;
+  /** When the request's work stops: its signal aborted, or its answer grew too large. */
+  bounds: WorkBounds;
 }
 
 export interface Notifications {

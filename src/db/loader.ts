@@ -3,8 +3,9 @@ import type { Db } from './client';
 
 export type Loaders = LoaderRegistry<Db>;
 
-export function createLoaders(db: Db): Loaders {
-  return new LoaderRegistry(db);
+/** The loaders of one request; once `bounds.check()` throws, they start no statement. */
+export function createLoaders(db: Db, bounds?: { check(): void }): Loaders {
+  return new LoaderRegistry(db, bounds);
 }
 
 /**
@@ -17,5 +18,9 @@ export function defineLoader<K, V, C = K>(
   options?: { cacheKeyFn?: (key: K) => C },
 ): (ctx: { loaders: Loaders }) => DataLoader<K, V | null, C> {
   const key = Symbol(name);
-  return (ctx) => ctx.loaders.get(key, (db) => new DataLoader<K, V | null, C>((keys) => batch(db, keys), { cacheKeyFn: options?.cacheKeyFn }));
+  const load = (db: Db, bounds: { check(): void } | undefined) => async (keys: readonly K[]) => {
+    bounds?.check();
+    return batch(db, keys);
+  };
+  return (ctx) => ctx.loaders.get(key, (db) => new DataLoader<K, V | null, C>(load(db, ctx.loaders.bounds), { cacheKeyFn: options?.cacheKeyFn }));
 }

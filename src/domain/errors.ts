@@ -11,7 +11,8 @@ export type DomainErrorCode =
   | 'FORBIDDEN'
   | 'RATE_LIMITED'
   | 'UNAVAILABLE'
-  | 'UPSTREAM_FAILED';
+  | 'UPSTREAM_FAILED'
+  | 'RESPONSE_TOO_LARGE';
 
 export class DomainError extends Error {
   constructor(
@@ -87,6 +88,26 @@ export class ServiceUnavailableError extends DomainError {
 export class UpstreamError extends DomainError {
   constructor(message: string) {
     super('UPSTREAM_FAILED', message);
+  }
+}
+
+/**
+ * The answer would hold more than the server sends in one response (QUIRE_MAX_RESPONSE_BYTES): the
+ * caller asked for too much at once, so it is a 400, as for a query over the cost limit.
+ */
+export class ResponseTooLargeError extends DomainError {
+  constructor(readonly limit: number) {
+    super('RESPONSE_TOO_LARGE', `The answer would be larger than ${limit} bytes, the most this server sends in one response: ask for fewer pages or spaces at once`);
+  }
+}
+
+/**
+ * The request's work was stopped because nobody waits for its answer any more: its deadline passed
+ * (the caller already has its 503) or the caller went away.
+ */
+export class RequestStoppedError extends ServiceUnavailableError {
+  constructor() {
+    super('The request was stopped: its deadline passed or its caller went away');
   }
 }
 

@@ -122,6 +122,7 @@ export function batchedConnection<P extends { id: string }, T, A extends PageArg
       () =>
         new DataLoader<P, Page<T>, string>(
           async (parents) => {
+            ctx.bounds.check();
             const pages = await load(ctx, parents, args, selection);
             return parents.map((p) => pages.get(p.id) ?? new Error(`No page of ${name} for ${p.id}`));
           },

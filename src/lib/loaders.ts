@@ -8,7 +8,11 @@ import DataLoader from 'dataloader';
 export class LoaderRegistry<D> {
   private readonly instances = new Map<symbol | string, unknown>();
 
-  constructor(readonly db: D) {}
+  /** `bounds.check()` throws once the request's work has stopped: batches then load nothing more. */
+  constructor(
+    readonly db: D,
+    readonly bounds?: { check(): void },
+  ) {}
 
   get<T>(key: symbol | string, build: (db: D) => T): T {
     let instance = this.instances.get(key) as T | undefined;

@@ -13,6 +13,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
   UPSTREAM_FAILED: 502,
+  RESPONSE_TOO_LARGE: 400,
 };
 
 /** The platform's error body: `{ "error": { "code": <status>, "message": "..." } }`. */

@@ -90,6 +90,7 @@ export class RestRouter {
   /** Answers one request; `makeContext` authenticates it (and throws for a bad token). */
   async handle(request: Request, makeContext: () => Promise<RequestContext>): Promise<Response> {
     const url = new URL(request.url);
+    let ctx: RequestContext | undefined;
     try {
       const { route, params, pathMatched } = this.match(request.method, url.pathname);
       if (!route) {
@@ -98,7 +99,7 @@ export class RestRouter {
           : errorResponse(404, `No route for ${request.method} ${url.pathname}`);
       }
       annotateRequest({ route: `/${route.segments.join('/')}` });
-      const ctx = await makeContext();
+      ctx = await makeContext();
       requireViewer(ctx);
       const body = await readBody(request);
       refuseUnsafeInput(params, url.searchParams, body);
@@ -106,7 +107,8 @@ export class RestRouter {
       if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers: result.headers });
       return Response.json(result.body, { status: result.status, headers: result.headers });
     } catch (error) {
-      return domainErrorResponse(error);
+      // Once the work stopped (an answer too large, or nobody waiting), whatever failed after says less than why.
+      return domainErrorResponse(ctx?.bounds.stopped ?? error);
     }
   }
 }

@@ -152,6 +152,25 @@ describe('request deadline', () => {
     expect((await graphql.json()).errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
   });
 
+  it('aborts the signal it hands the app once the deadline passes, or once the client goes away', async () => {
+    let signal: AbortSignal | undefined;
+    const hanging: App = {
+      fetch: (_request, client) => {
+        signal = client?.signal;
+        return new Promise<Response>(() => {});
+      },
+    };
+    expect((await withDeadline(hanging, 50).fetch(request('/v1/orgs'))).status).toBe(503);
+    expect(signal?.aborted).toBe(true);
+
+    const client = new AbortController();
+    const answer = withDeadline(hanging, 60_000).fetch(new Request(`${TEST_ORIGIN}/v1/orgs`, { signal: client.signal }));
+    expect(signal?.aborted).toBe(false);
+    client.abort();
+    expect(signal?.aborted).toBe(true);
+    void answer;
+  });
+
   it('leaves a request that answers in time alone', async () => {
     const app = withDeadline({ fetch: async () => Response.json({ ok: true }) }, 1_000);
     const response = await app.fetch(request('/health'));

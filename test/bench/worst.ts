@@ -3,7 +3,8 @@
  * (src/graphql/cost.ts), on data that fills every page they ask for. Each shape of query is grown
  * until one step more would exceed a limit, then run as an administrator and as a plain member,
  * three times each. Prints a table and the worst line; asserts nothing. Runs on PGlite, or on
- * PostgreSQL with DATABASE_URL (use a scratch database: it adds about 100,000 rows).
+ * PostgreSQL with DATABASE_URL (use a scratch database: it adds about 100,000 rows, and 100,000
+ * pages for the content shapes of ./worst-content.ts, which show the request's work bounds).
  *
  * Memory: "heap Δ" is the peak of the V8 heap during the request over the heap before it (after a
  * full collection), "RSS Δ" the same for the resident set size; both sampled every 5 ms.
@@ -24,6 +25,7 @@ import { spaces } from '../../src/db/schema/spaces';
 import { teamMembers, teams } from '../../src/db/schema/teams';
 import { createApiToken } from '../../src/modules/users/service';
 import { users } from '../../src/db/schema/users';
+import { contentShapes, seedContent } from './worst-content';
 
 /** What the worst accepted request may take on the 2-core machine the budget was measured on. */
 const TARGET = { ms: 3000, heapMB: 300 };
@@ -121,6 +123,7 @@ async function seed() {
     tokens,
     org: encodeGlobalID('Organization', big),
     spaceIds: firstSpaces.map((s) => encodeGlobalID('Space', s.id)),
+    contentSpaceIds: firstSpaces.map((s) => s.id),
     allSpaceIds: spaceRows.filter((s) => s.organizationId === big).map((s) => encodeGlobalID('Space', s.id)),
     userIds: everyone.map((p) => encodeGlobalID('User', p.id)),
     userRestIds: everyone.map((p) => p.id),
@@ -129,6 +132,9 @@ async function seed() {
 }
 
 const data = await seed();
+// WORST_ONLY=pages runs only these.
+const withContent = !ONLY || ONLY.includes('pages');
+if (withContent) await seedContent(db, data.contentSpaceIds);
 const app = createApp({ db, config: { port: 0, publicUrl: 'http://bench.test', appUrl: 'http://bench.test', dataDir: '' } });
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) console.log('(no --expose-gc: memory figures include garbage of earlier runs)');
@@ -375,13 +381,19 @@ for (const shape of shapes) {
   }
 }
 
-console.log(`\nWorst accepted requests on ${database.kind}, limits ${JSON.stringify(QUERY_LIMITS)}, ${RUNS} runs each\n`);
-console.table(rows);
-console.log(`worst accepted query: ${worst.ms.toFixed(0)} ms (${worst.msName}); heap +${worst.heapMB.toFixed(0)} MB (${worst.heapName}); RSS +${worst.rssMB.toFixed(0)} MB at most`);
+if (rows.length) {
+  console.log(`\nWorst accepted requests on ${database.kind}, limits ${JSON.stringify(QUERY_LIMITS)}, ${RUNS} runs each\n`);
+  console.table(rows);
+  console.log(`worst accepted query: ${worst.ms.toFixed(0)} ms (${worst.msName}); heap +${worst.heapMB.toFixed(0)} MB (${worst.heapName}); RSS +${worst.rssMB.toFixed(0)} MB at most`);
+}
 if (dearest.us > 0) {
   const budget = Math.floor(Math.min(TARGET.ms / (dearest.us / 1000), TARGET.heapMB / (dearest.kb / 1000)) / 1000) * 1000;
   console.log(
     `dearest field: ${dearest.us.toFixed(0)} µs, ${dearest.kb.toFixed(1)} KB of heap; a budget of ${budget} keeps every shape under ${TARGET.ms} ms and ${TARGET.heapMB} MB (now ${QUERY_LIMITS.cost})`,
   );
+}
+if (withContent) {
+  console.log(`\nContent shapes (test/bench/worst-content.ts), administrator, ${RUNS} runs each, the first on a cold object cache\n`);
+  console.table(await contentShapes(db, counter, data.tokens.admin, data.contentSpaceIds, RUNS));
 }
 await database.close();

@@ -58,7 +58,16 @@ const CACHE_LIMIT = 50_000;
 const cache = new Map<Hash, StoredObject>();
 
 function remember(hash: Hash, object: StoredObject): void {
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  if (cache.size >= CACHE_LIMIT) {
+    // The oldest tenth at once: V8 keeps a deleted entry in the map until it is rebuilt, and finding
+    // the oldest one walks past all of them, so evicting one at a time was quadratic in a full cache
+    // (150,000 evictions: 7.9 s).
+    let evict = CACHE_LIMIT / 10;
+    for (const key of cache.keys()) {
+      cache.delete(key);
+      if (--evict === 0) break;
+    }
+  }
   cache.set(hash, object);
 }
 

@@ -33,9 +33,10 @@ function inline(nodes: readonly PhrasingContent[]): string {
 /**
  * A PDF of pages in the order given: each starts on a new sheet with its title; headings,
  * paragraphs, lists, quotes, code, tables and images (PNG and JPEG files of the revision) follow
- * the markdown. Fonts are the PDF standard ones, so no font file is needed.
+ * the markdown. Fonts are the PDF standard ones, so no font file is needed. `checkpoint` runs
+ * before each page: it may wait, or throw to stop the rendering.
  */
-export async function renderPdf(title: string, pages: readonly PdfPage[], image: ImageSource): Promise<Buffer> {
+export async function renderPdf(title: string, pages: readonly PdfPage[], image: ImageSource, checkpoint: () => void | Promise<void> = () => {}): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title, Producer: 'Quire' }, autoFirstPage: false });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -116,6 +117,7 @@ export async function renderPdf(title: string, pages: readonly PdfPage[], image:
   };
 
   for (const page of pages) {
+    await checkpoint();
     doc.addPage();
     doc.font(FONT.bold).fontSize(page.depth === 0 ? 24 : 20).text(page.title).moveDown(0.6);
     const root: Root = parseMarkdown(page.markdown);

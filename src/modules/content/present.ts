@@ -7,7 +7,7 @@ import { presentSpace } from '../spaces/present';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam } from '../../rest/router';
 import type { LinkQueryInput } from './input';
-import { fileBacklinksOf, fileDownloadUrl, linksOf, pageBodies, pageDocument, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
+import { countedDocument, fileBacklinksOf, fileDownloadUrl, linksOf, pageBodies, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
 
 /** What a page's body is given as: markdown (lists), or the format asked for (one page). */
 export type BodyFormat = 'markdown' | 'document';
@@ -46,7 +46,8 @@ export function presentPage(ctx: RequestContext, content: SpaceContent, page: Tr
     ...flags,
     layout: d.layout,
     pages: children(),
-    ...(format === 'document' ? { document: pageDocument(ctx, content.tree, entry as PageEntry, markdown) } : { markdown }),
+    // Counted as it is presented: an answer past QUIRE_MAX_RESPONSE_BYTES is refused before it is built.
+    ...(format === 'document' ? { document: countedDocument(ctx, content.tree, entry as PageEntry, markdown) } : { markdown: ctx.bounds.count(markdown) }),
   };
 }
 

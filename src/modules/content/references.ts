@@ -18,10 +18,18 @@ export interface LinkUsage {
 /**
  * The links and images of the given pages of a revision, grouped by target, in the order they are
  * first met (pages in tree order, references in reading order). `bodies` holds each page's markdown.
+ * `checkpoint` runs before each page is parsed: it may wait, or throw to stop.
  */
-export function linkUsages(tree: RevisionTree, pageIds: readonly string[], bodies: ReadonlyMap<string, string>, appUrl: string): LinkUsage[] {
+export async function linkUsages(
+  tree: RevisionTree,
+  pageIds: readonly string[],
+  bodies: ReadonlyMap<string, string>,
+  appUrl: string,
+  checkpoint: () => void | Promise<void>,
+): Promise<LinkUsage[]> {
   const usages = new Map<string, LinkUsage>();
   for (const pageId of pageIds) {
+    await checkpoint();
     const entry = tree.byId.get(pageId);
     const markdown = bodies.get(pageId);
     if (!entry || !markdown) continue;

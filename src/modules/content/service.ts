@@ -1,4 +1,5 @@
 export { spacePointer } from './commit';
+export { answerDocument, answerMarkdown, countedDocument, pageBodies, pageDocument, pageMarkdown } from './bodies';
 export type { PageHit, SpaceHit, SectionHit } from './search';
 export type { PageEntry, RevisionTree, TreeFile, TreePage } from './tree';
 export type { RevisionPointer } from './commit';
@@ -6,7 +7,7 @@ export type { MergeConflict, ConflictKind } from './merge';
 export type { PageChange, ChangeKind } from './changes';
 export type { LinkUsage, LinkStatus } from './references';
 export type { ContentRef } from './markdown';
-export { getContent, assertContentReadable, withComputedPages, getRevisionContent, contentAt, findPage, findPageByPath, getPage, getPageByPath, pageBodies, allPagesOf, pageDocument, markdownDocument, listFiles, filesOf, getFile, fileOf, fileDownloadUrl, readSignedFile, linkResolver, fileBytes, type SpaceContent, type FoundPage } from './service/read';
+export { getContent, assertContentReadable, withComputedPages, getRevisionContent, contentAt, findPage, findPageByPath, getPage, getPageByPath, allPagesOf, markdownDocument, listFiles, filesOf, getFile, fileOf, fileDownloadUrl, readSignedFile, linkResolver, fileBytes, type SpaceContent, type FoundPage } from './service/read';
 export { linksOf, listLinks, fileBacklinksOf, listFileBacklinks } from './service/links';
 export { pdfUrl, readSignedPdf } from './service/pdf';
 export { createPage, updatePage, movePage, deletePage, uploadFile, renameFile, deleteFile, addContent } from './service/edit';

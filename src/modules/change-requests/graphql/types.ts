@@ -2,6 +2,7 @@ import { builder } from '../../../graphql/builder';
 import { enumValues } from '../../../graphql/enums';
 import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
+import { counted } from '../../../graphql/work-bounds';
 import type { PageArgs } from '../../../domain/page';
 import type { SpaceRow } from '../../../db/schema/spaces';
 import { RevisionRef } from '../../content/graphql/refs';
@@ -38,7 +39,7 @@ const PageChangeRef = builder.objectRef<PageChange>('PageChange').implement({
     title: t.exposeString('title', { description: 'Its title (as it was, for a removed page).' }),
     path: t.exposeString('path', { description: 'Its path in the change request (as it was, for a removed page).' }),
     kinds: t.field({ type: [PageChangeKindEnum], description: 'What changed; a page may be both moved and modified.', resolve: (c) => c.kinds }),
-    diff: t.exposeString('diff', { description: 'Unified diff of its markdown, base to change request; empty when the body is the same.' }),
+    diff: t.string({ description: 'Unified diff of its markdown, base to change request; empty when the body is the same.', resolve: (c, _, ctx) => counted(ctx, c.diff) }),
   }),
 });
 

@@ -1,7 +1,7 @@
 import { builder } from '../../../graphql/builder';
 import { orNull } from '../../../graphql/errors';
 import { SpaceRef } from '../../spaces/graphql/refs';
-import { fileDownloadUrl, getContent, getRevisionContent, pageBodies, pageDocument, type PageEntry, type SpaceContent } from '../service';
+import { answerDocument, answerMarkdown, fileDownloadUrl, getContent, getRevisionContent, type PageEntry, type SpaceContent } from '../service';
 import { contentNodeId, FileRef, PageRef, PageTypeEnum, RevisionRef, splitContentNodeId } from './refs';
 
 
@@ -78,16 +78,13 @@ builder.node(PageRef, {
     markdown: t.string({
       nullable: true,
       description: 'The body of a document page, as markdown; null for other pages.',
-      resolve: async (p, _, ctx) => (p.entry.page.data.type === 'document' ? (await pageBodies(ctx, [p.entry.page])).get(p.entry.page.data.id)! : null),
+      resolve: (p, _, ctx) => (p.entry.page.data.type === 'document' ? answerMarkdown(ctx, p.entry.page) : null),
     }),
     document: t.field({
       type: 'JSON',
       nullable: true,
       description: "The body of a document page as the platform's JSON document, its links resolved in this revision; null for other pages.",
-      resolve: async (p, _, ctx) => {
-        if (p.entry.page.data.type !== 'document') return null;
-        return pageDocument(ctx, p.tree, p.entry, (await pageBodies(ctx, [p.entry.page])).get(p.entry.page.data.id)!);
-      },
+      resolve: (p, _, ctx) => (p.entry.page.data.type === 'document' ? answerDocument(ctx, p.tree, p.entry) : null),
     }),
     pages: t.field({
       type: [PageRef],

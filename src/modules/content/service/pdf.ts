@@ -7,7 +7,8 @@ import { renderPdf } from '../pdf';
 import { signedPdfUrl, verifyPdfUrl } from '../pdf-links';
 import { slugify } from '../slugs';
 import { loadRevisionTree, type TreePage } from '../tree';
-import { type SpaceContent, pageBodies } from './read';
+import { pageBodies } from '../bodies';
+import { type SpaceContent } from './read';
 
 /*
  * PDFs of content: the signed link, and the PDF rendered from the revision it names.
@@ -56,6 +57,8 @@ export async function readSignedPdf(ctx: RequestContext, url: URL): Promise<{ by
       const file = tree.filesById.get(fileId)?.data;
       return file && DRAWABLE.has(file.contentType) ? store.get(file.blob) : null;
     },
+    // Between pages: the deadline's timer can fire, and the rendering stops once nobody waits for it.
+    () => ctx.bounds.checkpoint(),
   );
   return { bytes, name: `${slugify(top ? top.data.title : 'content') || 'content'}.pdf` };
 }

@@ -12,7 +12,6 @@ import { computedRequests, computedSlugOf, expandComputed, hasComputedPages } fr
 import { signedDownloadUrl, verifyDownloadUrl } from '../files';
 import { resolverFor } from '../links';
 import { markdownToDocument } from '../markdown';
-import { loadObjects } from '../objects';
 import { allPages, loadRevisionTree, type FileData, type PageEntry, type RevisionTree, type TreeFile, type TreePage } from '../tree';
 
 /*
@@ -111,22 +110,9 @@ export async function getPageByPath(ctx: RequestContext, spaceId: string, path: 
   return findPageByPath(await getContent(ctx, spaceId, { computed: query.computed }), path, query);
 }
 
-/** The markdown of many pages, in one statement for the bodies not read before. */
-export async function pageBodies(ctx: RequestContext, pages: Iterable<TreePage>): Promise<Map<string, string>> {
-  const list = [...pages];
-  const hashes = list.map((p) => p.data.body).filter((h): h is string => h !== undefined);
-  const objects = hashes.length ? await loadObjects(ctx.db, hashes) : new Map();
-  return new Map(list.map((p) => [p.data.id, p.markdown ?? (p.data.body ? (objects.get(p.data.body)!.data as { markdown: string }).markdown : '')]));
-}
-
 /** Every page of a tree, depth first. */
 export function allPagesOf(tree: RevisionTree): TreePage[] {
   return [...allPages(tree.pages)];
-}
-
-/** A page's body as the platform's JSON document, its links resolved in the revision. */
-export function pageDocument(ctx: RequestContext, tree: RevisionTree, entry: PageEntry, markdown: string): Record<string, unknown> {
-  return markdownToDocument(markdown, resolverFor(tree, entry.path, ctx.config.appUrl));
 }
 
 /** Markdown that belongs to no page (a comment's), as the platform's JSON document, links resolved in the content. */
