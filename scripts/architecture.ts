@@ -41,13 +41,26 @@ function floorOf(folder: string): number {
   return index < 0 ? -1 : LAYERS.length - index;
 }
 
-/** Every import between files of src/, as dependency-cruiser resolves them (type-only ones included). */
-export function cruiseDependencies(root: string, tools = root): Dependency[] {
+export interface Cruise {
+  /** Every import between files of src/, as dependency-cruiser resolves them (type-only ones included). */
+  dependencies: Dependency[];
+  /** What the file rules of .dependency-cruiser.cjs refuse, `rule: from -> to`. */
+  violations: string[];
+}
+
+/** One run of dependency-cruiser over `root`'s src/, with the rules and binary of `tools`. */
+export function cruise(root: string, tools = root): Cruise {
   const bin = resolve(tools, 'node_modules/.bin/depcruise');
   const run = spawnSync(bin, ['src', '--config', resolve(tools, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (!run.stdout) throw new Error(`depcruise printed nothing: ${run.stderr}`);
-  const result = JSON.parse(run.stdout) as { modules: { source: string; dependencies: { resolved: string; coreModule: boolean; couldNotResolve: boolean }[] }[] };
-  return result.modules.flatMap((m) => m.dependencies.filter((d) => d.resolved.startsWith('src/')).map((d) => ({ from: m.source, to: d.resolved })));
+  const result = JSON.parse(run.stdout) as {
+    modules: { source: string; dependencies: { resolved: string }[] }[];
+    summary: { violations: { rule: { name: string }; from: string; to: string }[] };
+  };
+  return {
+    dependencies: result.modules.flatMap((m) => m.dependencies.filter((d) => d.resolved.startsWith('src/')).map((d) => ({ from: m.source, to: d.resolved }))),
+    violations: result.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`),
+  };
 }
 
 export interface FolderReport {
@@ -147,8 +160,8 @@ export interface ArchitectureVerdict {
 }
 
 /** The folder rules held against the code: what breaks them and is not allowed, and allowances no longer needed. */
-export function checkArchitecture(root: string, tools = root): ArchitectureVerdict {
-  const report = folderReport(cruiseDependencies(root, tools));
+export function checkArchitecture(dependencies: Dependency[]): ArchitectureVerdict {
+  const report = folderReport(dependencies);
   const allowed = (from: string, to: string) => ALLOWED.some((a) => a.from === from && a.to === to);
   const needed = new Set<string>();
   const errors: string[] = [];
@@ -167,7 +180,7 @@ export function checkArchitecture(root: string, tools = root): ArchitectureVerdi
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const { report, errors, stale } = checkArchitecture(process.cwd());
+  const { report, errors, stale } = checkArchitecture(cruise(process.cwd()).dependencies);
   const arrows = [...report.edges.values()].reduce((n, s) => n + s.size, 0);
   console.log(
     `folders: ${report.edges.size}, folder imports: ${arrows}, climbing: ${report.upward.length}, pairs importing each other: ${report.mutualPairs.length}, folder cycles: ${report.cycles.length}, allowed exceptions: ${ALLOWED.length}`,
