@@ -69,13 +69,13 @@ export async function seedDemoContent(ctx: RequestContext, organizationId: strin
   await updatePage(ctx, spaces.guide, install.page.data.id, { markdown: `${INSTALL}\nTo upgrade later, see [Upgrading](upgrading).\n` }, pointer);
   await updateChangeRequest(ctx, spaces.guide, cr.row.id, { status: 'open' });
 
-  const docs = await createSite(ctx, organizationId, { title: 'Demo documentation' });
-  await addSection(ctx, organizationId, docs.id, { spaceId: spaces.guide, title: 'Guides' });
-  await addSection(ctx, organizationId, docs.id, { spaceId: spaces.api, title: 'API reference' });
-  await updateSite(ctx, organizationId, docs.id, { basename: 'docs' });
-  await setPublished(ctx, organizationId, docs.id, true);
+  // Each change answers the site as it is after it: the next one starts from that row.
+  let docs = await createSite(ctx, organizationId, { title: 'Demo documentation' });
+  docs = (await addSection(ctx, docs, { spaceId: spaces.guide, title: 'Guides' })).site;
+  docs = (await addSection(ctx, docs, { spaceId: spaces.api, title: 'API reference' })).site;
+  docs = await updateSite(ctx, docs, { basename: 'docs' });
+  await setPublished(ctx, docs, true);
 
-  const preview = await createSite(ctx, organizationId, { title: 'Partner preview', visibility: 'share-link', spaces: [spaces.api] });
-  await setPublished(ctx, organizationId, preview.id, true);
-  await createShareLink(ctx, organizationId, preview.id, { name: 'Partners' });
+  const preview = await setPublished(ctx, await createSite(ctx, organizationId, { title: 'Partner preview', visibility: 'share-link', spaces: [spaces.api] }), true);
+  await createShareLink(ctx, preview, { name: 'Partners' });
 }

@@ -79,7 +79,7 @@ export async function measureOperations(): Promise<Record<string, string | numbe
     report('merge of 10 edited pages (1,000-page space)', merges);
 
     const site = await createSite(await ctx(), org.id, { title: 'Ops site', spaces: [space.id] });
-    await setPublished(await ctx(), org.id, site.id, true);
+    await setPublished(await ctx(), site, true);
     const page = `${ORIGIN}/sites/${org.id}/${site.id}/page-500`;
     const cold: { ms: number; sql: number }[] = [];
     const warm: { ms: number; sql: number }[] = [];

@@ -3,7 +3,7 @@ import { requireViewer, type RequestContext } from '../../context/request-contex
 import { hiddenAsMissing, NotFoundError } from '../../domain/errors';
 import { viewOfSection, viewOfSectionGroup, type SectionGroupView, type SectionView } from './sections';
 import type { ShareLinkInSite } from './share-links';
-import { getSiteById, manageableSite } from './site-access';
+import { assertCanManage, getSiteById } from './site-access';
 import { findSiteSpace, type SiteSpaceInSite } from './site-spaces';
 import { loadTree } from './structure';
 import { shareLinks, siteSectionGroups, siteSections, siteSpaces } from '../../db/schema/sites';
@@ -45,5 +45,6 @@ export async function getShareLinkById(ctx: RequestContext, id: string): Promise
   requireViewer(ctx);
   const [link] = await ctx.db.select().from(shareLinks).where(eq(shareLinks.id, id));
   const site = await siteOf(ctx, link?.siteId, 'Share link');
-  return { site: await hiddenAsMissing(manageableSite(ctx, site.organizationId, site.id), 'Share link'), link };
+  await hiddenAsMissing(assertCanManage(ctx, site), 'Share link');
+  return { site, link };
 }

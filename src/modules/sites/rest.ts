@@ -1,3 +1,4 @@
+import type { RequestContext } from '../../context/request-context';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type {
@@ -39,6 +40,7 @@ import {
   deleteShareLink,
   deleteSite,
   deleteSiteSpace,
+  getShareLink,
   getSite,
   listShareLinks,
   listSites,
@@ -50,6 +52,9 @@ import {
 } from './service';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
+
+/** The site a path names, resolved once (a hidden or missing one is a 404) for the service to act on. */
+const siteOfPath = (ctx: RequestContext, params: Record<string, string>) => getSite(ctx, params.organizationId, params.siteId);
 
 export function siteRoutes(r: RestRouter): void {
   r.get('/v1/orgs/:organizationId/sites', async ({ ctx, params, query }) => {
@@ -63,20 +68,20 @@ export function siteRoutes(r: RestRouter): void {
     return { status: 201, body: site, headers: { location: site.urls.location } };
   });
 
-  r.get(SITE, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await getSite(ctx, params.organizationId, params.siteId)) }));
+  r.get(SITE, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await siteOfPath(ctx, params)) }));
 
   r.patch(SITE, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentSite(ctx, await updateSite(ctx, params.organizationId, params.siteId, bodyAs<SiteUpdateInput>(body))),
+    body: await presentSite(ctx, await updateSite(ctx, await siteOfPath(ctx, params), bodyAs<SiteUpdateInput>(body))),
   }));
 
   r.delete(SITE, async ({ ctx, params }) => {
-    await deleteSite(ctx, params.organizationId, params.siteId);
+    await deleteSite(ctx, await siteOfPath(ctx, params));
     return { status: 204 };
   });
 
-  r.post(`${SITE}/publish`, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await setPublished(ctx, params.organizationId, params.siteId, true)) }));
-  r.post(`${SITE}/unpublish`, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await setPublished(ctx, params.organizationId, params.siteId, false)) }));
+  r.post(`${SITE}/publish`, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await setPublished(ctx, await siteOfPath(ctx, params), true)) }));
+  r.post(`${SITE}/unpublish`, async ({ ctx, params }) => ({ status: 200, body: await presentSite(ctx, await setPublished(ctx, await siteOfPath(ctx, params), false)) }));
 
   r.get(`${SITE}/site-spaces`, async ({ ctx, params, query }) => {
     const page = await listSiteSpaces(ctx, params.organizationId, params.siteId, { default: optionalParam(query, 'default'), shareKey: optionalParam(query, 'shareKey') }, pageArgs(query), REST_MAX);
@@ -85,49 +90,49 @@ export function siteRoutes(r: RestRouter): void {
 
   r.post(`${SITE}/site-spaces`, async ({ ctx, params, body }) => ({
     status: 201,
-    body: await presentSiteSpace(ctx, await addSiteSpace(ctx, params.organizationId, params.siteId, bodyAs<SiteSpaceAddInput>(body))),
+    body: await presentSiteSpace(ctx, await addSiteSpace(ctx, await siteOfPath(ctx, params), bodyAs<SiteSpaceAddInput>(body))),
   }));
 
   r.patch(`${SITE}/site-spaces/:siteSpaceId`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentSiteSpace(ctx, await updateSiteSpace(ctx, params.organizationId, params.siteId, params.siteSpaceId, bodyAs<SiteSpaceUpdateInput>(body))),
+    body: await presentSiteSpace(ctx, await updateSiteSpace(ctx, await siteOfPath(ctx, params), params.siteSpaceId, bodyAs<SiteSpaceUpdateInput>(body))),
   }));
 
   r.delete(`${SITE}/site-spaces/:siteSpaceId`, async ({ ctx, params }) => {
-    await deleteSiteSpace(ctx, params.organizationId, params.siteId, params.siteSpaceId);
+    await deleteSiteSpace(ctx, await siteOfPath(ctx, params), params.siteSpaceId);
     return { status: 204 };
   });
 
   r.get(`${SITE}/share-links`, async ({ ctx, params, query }) => ({
     status: 200,
-    body: await renderList(ctx, await listShareLinks(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX), presentShareLink),
+    body: await renderList(ctx, await listShareLinks(ctx, await siteOfPath(ctx, params), pageArgs(query), REST_MAX), presentShareLink),
   }));
 
   r.post(`${SITE}/share-links`, async ({ ctx, params, body }) => ({
     status: 201,
-    body: presentShareLink(ctx, await createShareLink(ctx, params.organizationId, params.siteId, bodyAs<ShareLinkCreateInput>(body))),
+    body: presentShareLink(ctx, await createShareLink(ctx, await siteOfPath(ctx, params), bodyAs<ShareLinkCreateInput>(body))),
   }));
 
   r.patch(`${SITE}/share-links/:shareLinkId`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: presentShareLink(ctx, await updateShareLink(ctx, params.organizationId, params.siteId, params.shareLinkId, bodyAs<ShareLinkUpdateInput>(body))),
+    body: presentShareLink(ctx, await updateShareLink(ctx, await getShareLink(ctx, params.organizationId, params.siteId, params.shareLinkId), bodyAs<ShareLinkUpdateInput>(body))),
   }));
 
   r.delete(`${SITE}/share-links/:shareLinkId`, async ({ ctx, params }) => {
-    await deleteShareLink(ctx, params.organizationId, params.siteId, params.shareLinkId);
+    await deleteShareLink(ctx, await getShareLink(ctx, params.organizationId, params.siteId, params.shareLinkId));
     return { status: 204 };
   });
 
   r.post(`${SITE}/site-spaces/:siteSpaceId/move`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-space', id: params.siteSpaceId }, body)),
+    body: await presentMoved(ctx, await moveStructureItem(ctx, await siteOfPath(ctx, params), { type: 'site-space', id: params.siteSpaceId }, body)),
   }));
 
-  r.get(`${SITE}/structure`, async ({ ctx, params }) => ({ status: 200, body: await presentStructure(ctx, await siteStructure(ctx, params.organizationId, params.siteId)) }));
+  r.get(`${SITE}/structure`, async ({ ctx, params }) => ({ status: 200, body: await presentStructure(ctx, await siteStructure(ctx, await siteOfPath(ctx, params))) }));
 
   r.patch(`${SITE}/structure/sort`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentMoved(ctx, await sortStructure(ctx, params.organizationId, params.siteId, bodyAs<StructureSortInput>(body))),
+    body: await presentMoved(ctx, await sortStructure(ctx, await siteOfPath(ctx, params), bodyAs<StructureSortInput>(body))),
   }));
 
   r.get(`${SITE}/sections`, async ({ ctx, params, query }) => ({
@@ -137,64 +142,64 @@ export function siteRoutes(r: RestRouter): void {
 
   r.post(`${SITE}/sections`, async ({ ctx, params, body }) => ({
     status: 201,
-    body: await presentSection(ctx, await addSection(ctx, params.organizationId, params.siteId, bodyAs<SectionCreateInput>(body))),
+    body: await presentSection(ctx, await addSection(ctx, await siteOfPath(ctx, params), bodyAs<SectionCreateInput>(body))),
   }));
 
   r.patch(`${SITE}/sections/:siteSectionId`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentSection(ctx, await updateSection(ctx, params.organizationId, params.siteId, params.siteSectionId, bodyAs<SectionUpdateInput>(body))),
+    body: await presentSection(ctx, await updateSection(ctx, await siteOfPath(ctx, params), params.siteSectionId, bodyAs<SectionUpdateInput>(body))),
   }));
 
   r.delete(`${SITE}/sections/:siteSectionId`, async ({ ctx, params }) => {
-    await deleteSection(ctx, params.organizationId, params.siteId, params.siteSectionId);
+    await deleteSection(ctx, await siteOfPath(ctx, params), params.siteSectionId);
     return { status: 204 };
   });
 
   r.post(`${SITE}/sections/:siteSectionId/move`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-section', id: params.siteSectionId }, body)),
+    body: await presentMoved(ctx, await moveStructureItem(ctx, await siteOfPath(ctx, params), { type: 'site-section', id: params.siteSectionId }, body)),
   }));
 
   r.get(`${SITE}/section-groups`, async ({ ctx, params, query }) => ({
     status: 200,
-    body: await renderList(ctx, await listSectionGroups(ctx, params.organizationId, params.siteId, pageArgs(query), REST_MAX), presentSectionGroup),
+    body: await renderList(ctx, await listSectionGroups(ctx, await siteOfPath(ctx, params), pageArgs(query), REST_MAX), presentSectionGroup),
   }));
 
   r.post(`${SITE}/section-groups`, async ({ ctx, params, body }) => ({
     status: 201,
-    body: await presentSectionGroup(ctx, await addSectionGroup(ctx, params.organizationId, params.siteId, bodyAs<SectionGroupCreateInput>(body))),
+    body: await presentSectionGroup(ctx, await addSectionGroup(ctx, await siteOfPath(ctx, params), bodyAs<SectionGroupCreateInput>(body))),
   }));
 
   r.patch(`${SITE}/section-groups/:siteSectionGroupId`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentSectionGroup(ctx, await updateSectionGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, bodyAs<SectionGroupUpdateInput>(body))),
+    body: await presentSectionGroup(ctx, await updateSectionGroup(ctx, await siteOfPath(ctx, params), params.siteSectionGroupId, bodyAs<SectionGroupUpdateInput>(body))),
   }));
 
   r.delete(`${SITE}/section-groups/:siteSectionGroupId`, async ({ ctx, params }) => {
-    await deleteSectionGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId);
+    await deleteSectionGroup(ctx, await siteOfPath(ctx, params), params.siteSectionGroupId);
     return { status: 204 };
   });
 
   r.post(`${SITE}/section-groups/:siteSectionGroupId/sections`, async ({ ctx, params, body }) => ({
     status: 201,
-    body: await presentSectionGroup(ctx, await addSectionToGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, bodyAs<{ sectionId?: unknown }>(body))),
+    body: await presentSectionGroup(ctx, await addSectionToGroup(ctx, await siteOfPath(ctx, params), params.siteSectionGroupId, bodyAs<{ sectionId?: unknown }>(body))),
   }));
 
   r.delete(`${SITE}/section-groups/:siteSectionGroupId/sections/:siteSectionId`, async ({ ctx, params }) => {
-    await removeSectionFromGroup(ctx, params.organizationId, params.siteId, params.siteSectionGroupId, params.siteSectionId);
+    await removeSectionFromGroup(ctx, await siteOfPath(ctx, params), params.siteSectionGroupId, params.siteSectionId);
     return { status: 204 };
   });
 
   r.post(`${SITE}/section-groups/:siteSectionGroupId/move`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentMoved(ctx, await moveStructureItem(ctx, params.organizationId, params.siteId, { type: 'site-section-group', id: params.siteSectionGroupId }, body)),
+    body: await presentMoved(ctx, await moveStructureItem(ctx, await siteOfPath(ctx, params), { type: 'site-section-group', id: params.siteSectionGroupId }, body)),
   }));
 
-  r.get(`${SITE}/adaptive-schema`, async ({ ctx, params }) => ({ status: 200, body: presentAdaptiveSchema(await getAdaptiveSchema(ctx, params.organizationId, params.siteId)) }));
+  r.get(`${SITE}/adaptive-schema`, async ({ ctx, params }) => ({ status: 200, body: presentAdaptiveSchema(await getAdaptiveSchema(ctx, await siteOfPath(ctx, params))) }));
 
-  r.put(`${SITE}/adaptive-schema`, async ({ ctx, params, body }) => ({ status: 200, body: presentAdaptiveSchema(await setAdaptiveSchema(ctx, params.organizationId, params.siteId, body)) }));
+  r.put(`${SITE}/adaptive-schema`, async ({ ctx, params, body }) => ({ status: 200, body: presentAdaptiveSchema(await setAdaptiveSchema(ctx, await siteOfPath(ctx, params), body)) }));
 
-  r.get(`${SITE}/adaptive-schema/template-conditions`, async ({ ctx, params }) => ({ status: 200, body: { items: await listTemplateConditions(ctx, params.organizationId, params.siteId) } }));
+  r.get(`${SITE}/adaptive-schema/template-conditions`, async ({ ctx, params }) => ({ status: 200, body: { items: await listTemplateConditions(ctx, await siteOfPath(ctx, params)) } }));
 
   r.get(`${SITE}/published`, async ({ ctx, params, query }) => ({
     status: 200,

@@ -18,7 +18,7 @@ import {
   type StructureSortInput,
 } from './input';
 import { siteById } from './loaders';
-import { getSite, manageableSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
+import { assertCanManage, assertCanView, getSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
 import { findSiteSpace, insertSiteSpace, withSpaces, type SiteSpaceInSite } from './site-spaces';
 import { loadTree, placed, renumber, renumberTop, sectionsInOrder, sectionsOf, spacesOf, topLevel, type SiteTree, type TopItem } from './structure';
 import { siteSectionGroups, siteSections, sites, siteSpaces, type SiteRow, type SiteSectionGroupRow, type SiteSectionRow } from '../../db/schema/sites';
@@ -48,9 +48,9 @@ async function groupView(ctx: RequestContext, tree: SiteTree, row: SiteSectionGr
 }
 
 /** The site as readers navigate it: its sections and groups, or its spaces when it has no sections. */
-export async function siteStructure(ctx: RequestContext, organizationId: string, siteId: string): Promise<StructureView> {
-  const tree = await loadTree(ctx.db, await getSite(ctx, organizationId, siteId));
-  return structureOf(ctx, tree);
+export async function siteStructure(ctx: RequestContext, site: SiteRow): Promise<StructureView> {
+  await assertCanView(ctx, site);
+  return structureOf(ctx, await loadTree(ctx.db, site));
 }
 
 /** The structure of a loaded site; `published`: as its readers see it, every published space included. */
@@ -70,8 +70,9 @@ export async function listSections(ctx: RequestContext, organizationId: string, 
   return windowOf(await Promise.all(sectionsInOrder(tree).map((s) => sectionView(ctx, tree, s, published))), args, max);
 }
 
-export async function listSectionGroups(ctx: RequestContext, organizationId: string, siteId: string, args: PageArgs, max: number): Promise<Page<SectionGroupView>> {
-  const tree = await loadTree(ctx.db, await getSite(ctx, organizationId, siteId));
+export async function listSectionGroups(ctx: RequestContext, site: SiteRow, args: PageArgs, max: number): Promise<Page<SectionGroupView>> {
+  await assertCanView(ctx, site);
+  const tree = await loadTree(ctx.db, site);
   return windowOf(await Promise.all(tree.groups.map((g) => groupView(ctx, tree, g))), args, max);
 }
 
@@ -87,6 +88,7 @@ function findGroup(tree: SiteTree, id: string): SiteSectionGroupRow {
   return row;
 }
 
+/** The site and its tree after a change: the change may have touched the site row (its defaults). */
 async function reread(ctx: RequestContext, site: SiteRow): Promise<SiteTree> {
   siteById(ctx).clear(site.id);
   return loadTree(ctx.db, await getSite(ctx, site.organizationId, site.id));
@@ -96,8 +98,8 @@ async function reread(ctx: RequestContext, site: SiteRow): Promise<SiteTree> {
  * Adds a section holding a space, last at the top of the site. The first section a site gets
  * takes in the spaces at its root, so nothing the site published is lost.
  */
-export async function addSection(ctx: RequestContext, organizationId: string, siteId: string, input: SectionCreateInput): Promise<SectionView> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function addSection(ctx: RequestContext, site: SiteRow, input: SectionCreateInput): Promise<SectionView> {
+  await assertCanManage(ctx, site);
   const { spaceId, title, icon } = parseInput(sectionCreateSchema, input);
   const [space] = await spacesOfOrganization(ctx, site.organizationId, [spaceId], 'spaceId');
   const tree = await loadTree(ctx.db, site);
@@ -127,8 +129,8 @@ export async function addSection(ctx: RequestContext, organizationId: string, si
   return sectionView(ctx, after, findSection(after, id));
 }
 
-export async function updateSection(ctx: RequestContext, organizationId: string, siteId: string, sectionId: string, input: SectionUpdateInput): Promise<SectionView> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function updateSection(ctx: RequestContext, site: SiteRow, sectionId: string, input: SectionUpdateInput): Promise<SectionView> {
+  await assertCanManage(ctx, site);
   const tree = await loadTree(ctx.db, site);
   const section = findSection(tree, sectionId);
   const changes = parseInput(sectionUpdateSchema, input);
@@ -147,8 +149,8 @@ export async function updateSection(ctx: RequestContext, organizationId: string,
 }
 
 /** Deletes a section and its site spaces; when it was the default, the first section left takes over. */
-export async function deleteSection(ctx: RequestContext, organizationId: string, siteId: string, sectionId: string): Promise<void> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function deleteSection(ctx: RequestContext, site: SiteRow, sectionId: string): Promise<void> {
+  await assertCanManage(ctx, site);
   const tree = await loadTree(ctx.db, site);
   const section = findSection(tree, sectionId);
   const left = sectionsInOrder(tree).filter((s) => s.id !== section.id);
@@ -165,8 +167,8 @@ export async function deleteSection(ctx: RequestContext, organizationId: string,
 
 // ---------------------------------------------------------------- groups
 
-export async function addSectionGroup(ctx: RequestContext, organizationId: string, siteId: string, input: SectionGroupCreateInput): Promise<SectionGroupView> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function addSectionGroup(ctx: RequestContext, site: SiteRow, input: SectionGroupCreateInput): Promise<SectionGroupView> {
+  await assertCanManage(ctx, site);
   const { title, icon, sections = [] } = parseInput(sectionGroupCreateSchema, input);
   const tree = await loadTree(ctx.db, site);
   for (const id of sections) if (!tree.sections.some((s) => s.id === id)) throw new ValidationError(`sections: no section ${id} in this site`, ['sections']);
@@ -180,8 +182,8 @@ export async function addSectionGroup(ctx: RequestContext, organizationId: strin
   return groupView(ctx, after, findGroup(after, id));
 }
 
-export async function updateSectionGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string, input: SectionGroupUpdateInput): Promise<SectionGroupView> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function updateSectionGroup(ctx: RequestContext, site: SiteRow, groupId: string, input: SectionGroupUpdateInput): Promise<SectionGroupView> {
+  await assertCanManage(ctx, site);
   const group = findGroup(await loadTree(ctx.db, site), groupId);
   const changes = parseInput(sectionGroupUpdateSchema, input);
   if (Object.values(changes).some((v) => v !== undefined)) await ctx.db.update(siteSectionGroups).set(changes).where(eq(siteSectionGroups.id, group.id));
@@ -190,8 +192,8 @@ export async function updateSectionGroup(ctx: RequestContext, organizationId: st
 }
 
 /** Deletes a group; its sections stay, at the top of the site where the group was. */
-export async function deleteSectionGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string): Promise<void> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function deleteSectionGroup(ctx: RequestContext, site: SiteRow, groupId: string): Promise<void> {
+  await assertCanManage(ctx, site);
   const tree = await loadTree(ctx.db, site);
   const group = findGroup(tree, groupId);
   const order = topLevel(tree).flatMap((item): TopItem[] =>
@@ -204,8 +206,8 @@ export async function deleteSectionGroup(ctx: RequestContext, organizationId: st
   });
 }
 
-export async function addSectionToGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string, input: { sectionId?: unknown }): Promise<SectionGroupView> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function addSectionToGroup(ctx: RequestContext, site: SiteRow, groupId: string, input: { sectionId?: unknown }): Promise<SectionGroupView> {
+  await assertCanManage(ctx, site);
   const tree = await loadTree(ctx.db, site);
   findGroup(tree, groupId);
   if (typeof input?.sectionId !== 'string') throw new ValidationError('sectionId must be the id of a section of the site', ['sectionId']);
@@ -217,8 +219,8 @@ export async function addSectionToGroup(ctx: RequestContext, organizationId: str
 }
 
 /** Takes a section out of its group, to the top of the site right after the group. */
-export async function removeSectionFromGroup(ctx: RequestContext, organizationId: string, siteId: string, groupId: string, sectionId: string): Promise<void> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function removeSectionFromGroup(ctx: RequestContext, site: SiteRow, groupId: string, sectionId: string): Promise<void> {
+  await assertCanManage(ctx, site);
   const tree = await loadTree(ctx.db, site);
   const group = findGroup(tree, groupId);
   const section = findSection(tree, sectionId);
@@ -308,8 +310,8 @@ async function sortItem(ctx: RequestContext, site: SiteRow, tree: SiteTree, item
 export type MovedItem = { kind: 'site-space'; view: SiteSpaceInSite } | { kind: 'section'; view: SectionView } | { kind: 'group'; view: SectionGroupView };
 
 /** PATCH .../structure/sort: moves an item and answers it as it is now. */
-export async function sortStructure(ctx: RequestContext, organizationId: string, siteId: string, input: StructureSortInput): Promise<MovedItem> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function sortStructure(ctx: RequestContext, site: SiteRow, input: StructureSortInput): Promise<MovedItem> {
+  await assertCanManage(ctx, site);
   const { item, position } = parseInput(structureSortSchema, input);
   await sortItem(ctx, site, await loadTree(ctx.db, site), item, { kind: 'pointer', ...(position ?? {}) });
   const after = await reread(ctx, site);
@@ -319,12 +321,12 @@ export async function sortStructure(ctx: RequestContext, organizationId: string,
 }
 
 /** The deprecated moves, on the same sort: `{ position: { before | after: pointer } }`. */
-export async function moveStructureItem(ctx: RequestContext, organizationId: string, siteId: string, item: StructurePointer, body: unknown): Promise<MovedItem> {
+export async function moveStructureItem(ctx: RequestContext, site: SiteRow, item: StructurePointer, body: unknown): Promise<MovedItem> {
   const position = (body as { position?: Record<string, Record<string, unknown>> } | undefined)?.position;
   const pointer = (p: Record<string, unknown> | undefined) =>
     p && { type: p.type, id: p.id ?? p.siteSpace ?? p.siteSection };
   const translated = position ? { ...(position.before ? { before: pointer(position.before) } : {}), ...(position.after ? { after: pointer(position.after) } : {}) } : undefined;
-  return sortStructure(ctx, organizationId, siteId, { item, ...(translated ? { position: translated } : {}) } as StructureSortInput);
+  return sortStructure(ctx, site, { item, ...(translated ? { position: translated } : {}) } as StructureSortInput);
 }
 
 

@@ -15,7 +15,7 @@ import { siteOfShareKey } from './share-links';
 import type { SpaceRow } from '../../db/schema/spaces';
 import { SAMPLE_PAGES } from './sample';
 import { checkAdaptiveSchema, EMPTY_ADAPTIVE_SCHEMA, templateConditions, type AdaptiveSchema, type TemplateCondition } from './adaptive';
-import { getSite, getSiteById, manageableSite, pathOf, spacesOfOrganization, uniquePath } from './site-access';
+import { assertCanManage, assertCanView, getSite, getSiteById, pathOf, spacesOfOrganization, uniquePath } from './site-access';
 import { loadTree, spacesOf } from './structure';
 import { sites, siteSections, siteSpaces, type SiteRow } from '../../db/schema/sites';
 
@@ -81,8 +81,8 @@ export async function createSite(ctx: RequestContext, organizationId: string, in
   return site;
 }
 
-export async function updateSite(ctx: RequestContext, organizationId: string, siteId: string, input: SiteUpdateInput): Promise<SiteRow> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function updateSite(ctx: RequestContext, site: SiteRow, input: SiteUpdateInput): Promise<SiteRow> {
+  await assertCanManage(ctx, site);
   const changes = parseInput(siteUpdateSchema, input);
   const tree = await loadTree(ctx.db, site);
   if (changes.defaultSiteSection !== undefined && !tree.sections.some((s) => s.id === changes.defaultSiteSection)) {
@@ -128,15 +128,15 @@ export async function updateSite(ctx: RequestContext, organizationId: string, si
   return row;
 }
 
-export async function deleteSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<void> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function deleteSite(ctx: RequestContext, site: SiteRow): Promise<void> {
+  await assertCanManage(ctx, site);
   await ctx.db.delete(sites).where(eq(sites.id, site.id));
   siteById(ctx).clear(site.id);
 }
 
 /** Publishes the site, or takes it offline; a site needs a space to be published. */
-export async function setPublished(ctx: RequestContext, organizationId: string, siteId: string, published: boolean): Promise<SiteRow> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function setPublished(ctx: RequestContext, site: SiteRow, published: boolean): Promise<SiteRow> {
+  await assertCanManage(ctx, site);
   if (published && !(await siteSpaceCount(ctx, site))) throw new ValidationError('The site has no space to publish: add one first');
   const [row] = await ctx.db.update(sites).set({ published, updatedAt: ctx.now() }).where(eq(sites.id, site.id)).returning();
   siteById(ctx).clear(site.id).prime(site.id, row);
@@ -180,7 +180,7 @@ export async function siteSpaceCount(ctx: RequestContext, site: SiteRow): Promis
 
 export { getSite, getSiteById };
 export { addSiteSpace, deleteSiteSpace, listSiteSpaces, updateSiteSpace, type SiteSpaceInSite } from './site-spaces';
-export { createShareLink, deleteShareLink, listShareLinks, siteOfShareKey, updateShareLink, type ShareLinkInSite } from './share-links';
+export { createShareLink, deleteShareLink, getShareLink, listShareLinks, siteOfShareKey, updateShareLink, type ShareLinkInSite } from './share-links';
 export {
   addSection,
   addSectionGroup,
@@ -206,22 +206,23 @@ export { getSectionById, getSectionGroupById, getShareLinkById, getSiteSpaceById
 export { DEFAULT_CUSTOMIZATION } from './customization';
 
 /** The site's adaptive schema: the JSON Schema of its visitors' claims (an empty object of claims until set). */
-export async function getAdaptiveSchema(ctx: RequestContext, organizationId: string, siteId: string): Promise<{ schema: AdaptiveSchema; updatedAt: Date }> {
-  const site = await getSite(ctx, organizationId, siteId);
+export async function getAdaptiveSchema(ctx: RequestContext, site: SiteRow): Promise<{ schema: AdaptiveSchema; updatedAt: Date }> {
+  await assertCanView(ctx, site);
   return { schema: (site.adaptiveSchema as AdaptiveSchema | null) ?? EMPTY_ADAPTIVE_SCHEMA, updatedAt: site.updatedAt };
 }
 
-export async function setAdaptiveSchema(ctx: RequestContext, organizationId: string, siteId: string, input: unknown): Promise<{ schema: AdaptiveSchema; updatedAt: Date }> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+/** Answers the site after the change beside its schema, for the doors that show the one or the other. */
+export async function setAdaptiveSchema(ctx: RequestContext, site: SiteRow, input: unknown): Promise<{ site: SiteRow; schema: AdaptiveSchema; updatedAt: Date }> {
+  await assertCanManage(ctx, site);
   const schema = checkAdaptiveSchema(input);
   const [row] = await ctx.db.update(sites).set({ adaptiveSchema: schema, updatedAt: ctx.now() }).where(eq(sites.id, site.id)).returning();
   siteById(ctx).clear(site.id).prime(site.id, row);
-  return { schema, updatedAt: row.updatedAt };
+  return { site: row, schema, updatedAt: row.updatedAt };
 }
 
 /** Example conditions derived from the adaptive schema, to start writing section and site-space conditions from. */
-export async function listTemplateConditions(ctx: RequestContext, organizationId: string, siteId: string): Promise<TemplateCondition[]> {
-  return templateConditions((await getAdaptiveSchema(ctx, organizationId, siteId)).schema);
+export async function listTemplateConditions(ctx: RequestContext, site: SiteRow): Promise<TemplateCondition[]> {
+  return templateConditions((await getAdaptiveSchema(ctx, site)).schema);
 }
 
 /** The most open first: a space published by several sites is as visible as the most open of them. */

@@ -41,11 +41,14 @@ export async function readableSite(ctx: RequestContext, organizationId: string, 
   }
 }
 
-/** A site the viewer may change: admins and members with the create role. */
-export async function manageableSite(ctx: RequestContext, organizationId: string, siteId: string): Promise<SiteRow> {
-  const site = await getSite(ctx, organizationId, siteId);
+/** The first check of every change to a site the caller resolved: admins and members with the create role. */
+export async function assertCanManage(ctx: RequestContext, site: SiteRow): Promise<void> {
   await ctx.authz.assert('site:manage', site, 'Only organization admins and members with the create role can change sites');
-  return site;
+}
+
+/** The first check of every read of a site the caller resolved (memoized: free after getSite). */
+export async function assertCanView(ctx: RequestContext, site: SiteRow): Promise<void> {
+  await ctx.authz.assertVisible('site:view', site, 'Site');
 }
 
 /** Spaces of the organization the viewer can see, by id, in the order given; anything else is a 400 naming it. */

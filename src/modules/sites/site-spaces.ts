@@ -9,7 +9,7 @@ import { getSpace, spaceById } from '../spaces/service';
 import type { SpaceRow } from '../../db/schema/spaces';
 import { siteSpaceAddSchema, siteSpaceUpdateSchema, type SiteSpaceAddInput, type SiteSpaceUpdateInput } from './input';
 import { siteById } from './loaders';
-import { getSite, manageableSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
+import { assertCanManage, getSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
 import { loadTree, renumber, sectionsInOrder, spacesOf, type SiteTree } from './structure';
 import { siteSections, sites, siteSpaces, type SiteRow, type SiteSpaceRow } from '../../db/schema/sites';
 
@@ -69,20 +69,25 @@ export async function insertSiteSpace(tx: Tx, ctx: RequestContext, tree: SiteTre
 }
 
 /** Adds a space: into the section named, else the default section, else the root of a site without sections. */
-export async function addSiteSpace(ctx: RequestContext, organizationId: string, siteId: string, input: SiteSpaceAddInput): Promise<SiteSpaceInSite> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function addSiteSpace(ctx: RequestContext, site: SiteRow, input: SiteSpaceAddInput): Promise<SiteSpaceInSite> {
+  await assertCanManage(ctx, site);
   const { spaceId, sectionId } = parseInput(siteSpaceAddSchema, input);
   const tree = await loadTree(ctx.db, site);
   if (sectionId !== undefined && !tree.sections.some((s) => s.id === sectionId)) throw new ValidationError(`sectionId: no section ${sectionId} in this site`, ['sectionId']);
   const [space] = await spacesOfOrganization(ctx, site.organizationId, [spaceId], 'spaceId');
   const target = sectionId ?? (tree.sections.length ? (site.defaultSiteSectionId ?? sectionsInOrder(tree)[0].id) : null);
   const row = await ctx.db.transaction((tx) => insertSiteSpace(tx, ctx, tree, space, target));
+  // The site row may have changed (its default site space): read it again.
   siteById(ctx).clear(site.id);
-  return findSiteSpace(ctx, await loadTree(ctx.db, await getSite(ctx, organizationId, siteId)), row.id);
+  return findSiteSpace(ctx, await loadTree(ctx.db, await getSite(ctx, site.organizationId, site.id)), row.id);
 }
 
-export async function updateSiteSpace(ctx: RequestContext, organizationId: string, siteId: string, siteSpaceId: string, input: SiteSpaceUpdateInput): Promise<SiteSpaceInSite> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+/**
+ * Changes a site space of a resolved site. The site space is looked for in the site's tree after the
+ * permission check, so that a viewer who may not change the site is refused alike for any id.
+ */
+export async function updateSiteSpace(ctx: RequestContext, site: SiteRow, siteSpaceId: string, input: SiteSpaceUpdateInput): Promise<SiteSpaceInSite> {
+  await assertCanManage(ctx, site);
   const tree = await loadTree(ctx.db, site);
   const current = await findSiteSpace(ctx, tree, siteSpaceId);
   const changes = parseInput(siteSpaceUpdateSchema, input);
@@ -99,8 +104,8 @@ export async function updateSiteSpace(ctx: RequestContext, organizationId: strin
 }
 
 /** Removes a space from the site; when it was a default, the first one left in its place takes over. */
-export async function deleteSiteSpace(ctx: RequestContext, organizationId: string, siteId: string, siteSpaceId: string): Promise<void> {
-  const site = await manageableSite(ctx, organizationId, siteId);
+export async function deleteSiteSpace(ctx: RequestContext, site: SiteRow, siteSpaceId: string): Promise<void> {
+  await assertCanManage(ctx, site);
   const tree = await loadTree(ctx.db, site);
   const { row, isDefault } = await findSiteSpace(ctx, tree, siteSpaceId);
   const left = spacesOf(tree, row.sectionId).filter((s) => s.id !== row.id);

@@ -75,7 +75,7 @@ defineMutation('siteUpdate', {
       ...(defaultSiteSpaceId ? { defaultSiteSpace: defaultSiteSpaceId.id } : {}),
       ...(defaultSiteSectionId ? { defaultSiteSection: defaultSiteSectionId.id } : {}),
     };
-    return { site: await updateSite(ctx, site.organizationId, site.id, input) };
+    return { site: await updateSite(ctx, site, input) };
   },
 });
 
@@ -85,7 +85,7 @@ defineMutation('siteDelete', {
   payload: { deletedSiteId: { type: 'ID', description: 'The global ID the site had.' } },
   resolve: async ({ siteId }, ctx) => {
     const site = await getSiteById(ctx, siteId.id);
-    await deleteSite(ctx, site.organizationId, site.id);
+    await deleteSite(ctx, site);
     return { deletedSiteId: encodeGlobalID('Site', site.id) };
   },
 });
@@ -97,10 +97,7 @@ defineMutation('sitePublish', {
     published: t.boolean({ required: true, description: 'true to publish, false to take it offline.' }),
   }),
   payload: sitePayload('The site after the change.'),
-  resolve: async ({ siteId, published }, ctx) => {
-    const site = await getSiteById(ctx, siteId.id);
-    return { site: await setPublished(ctx, site.organizationId, site.id, published) };
-  },
+  resolve: async ({ siteId, published }, ctx) => ({ site: await setPublished(ctx, await getSiteById(ctx, siteId.id), published) }),
 });
 
 defineMutation('siteAdaptiveSchemaSet', {
@@ -110,11 +107,7 @@ defineMutation('siteAdaptiveSchemaSet', {
     jsonSchema: t.field({ type: 'JSON', required: true, description: 'The schema.' }),
   }),
   payload: sitePayload('The site after the change.'),
-  resolve: async ({ siteId, jsonSchema }, ctx) => {
-    const site = await getSiteById(ctx, siteId.id);
-    await setAdaptiveSchema(ctx, site.organizationId, site.id, { jsonSchema });
-    return { site: await getSiteById(ctx, site.id) };
-  },
+  resolve: async ({ siteId, jsonSchema }, ctx) => ({ site: (await setAdaptiveSchema(ctx, await getSiteById(ctx, siteId.id), { jsonSchema })).site }),
 });
 
 defineMutation('siteSpaceAdd', {
@@ -125,10 +118,9 @@ defineMutation('siteSpaceAdd', {
     sectionId: t.globalID({ for: SiteSectionRef, description: 'The section to add it to.' }),
   }),
   payload: { siteSpace: { type: SiteSpaceRef, description: 'The new site space.' } },
-  resolve: async ({ siteId, spaceId, sectionId }, ctx) => {
-    const site = await getSiteById(ctx, siteId.id);
-    return { siteSpace: await addSiteSpace(ctx, site.organizationId, site.id, { spaceId: spaceId.id, ...(sectionId ? { sectionId: sectionId.id } : {}) }) };
-  },
+  resolve: async ({ siteId, spaceId, sectionId }, ctx) => ({
+    siteSpace: await addSiteSpace(ctx, await getSiteById(ctx, siteId.id), { spaceId: spaceId.id, ...(sectionId ? { sectionId: sectionId.id } : {}) }),
+  }),
 });
 
 defineMutation('siteSpaceUpdate', {
@@ -144,7 +136,7 @@ defineMutation('siteSpaceUpdate', {
   resolve: async ({ siteSpaceId, path, condition, spaceId }, ctx) => {
     const { site } = await getSiteSpaceById(ctx, siteSpaceId.id);
     const input = { ...defined({ path }), ...(condition != null ? { condition: condition === '' ? null : condition } : {}), ...(spaceId ? { spaceId: spaceId.id } : {}) };
-    return { siteSpace: await updateSiteSpace(ctx, site.organizationId, site.id, siteSpaceId.id, input) };
+    return { siteSpace: await updateSiteSpace(ctx, site, siteSpaceId.id, input) };
   },
 });
 
@@ -154,7 +146,7 @@ defineMutation('siteSpaceRemove', {
   payload: { removedSiteSpaceId: { type: 'ID', description: 'The global ID it had.' } },
   resolve: async ({ siteSpaceId }, ctx) => {
     const { site } = await getSiteSpaceById(ctx, siteSpaceId.id);
-    await deleteSiteSpace(ctx, site.organizationId, site.id, siteSpaceId.id);
+    await deleteSiteSpace(ctx, site, siteSpaceId.id);
     return { removedSiteSpaceId: encodeGlobalID('SiteSpace', siteSpaceId.id) };
   },
 });
@@ -168,10 +160,7 @@ defineMutation('siteSectionAdd', {
     icon: t.string({ description: 'Its icon.' }),
   }),
   payload: { section: { type: SiteSectionRef, description: 'The new section.' } },
-  resolve: async ({ siteId, spaceId, title, icon }, ctx) => {
-    const site = await getSiteById(ctx, siteId.id);
-    return { section: await addSection(ctx, site.organizationId, site.id, { spaceId: spaceId.id, ...defined({ title, icon }) }) };
-  },
+  resolve: async ({ siteId, spaceId, title, icon }, ctx) => ({ section: await addSection(ctx, await getSiteById(ctx, siteId.id), { spaceId: spaceId.id, ...defined({ title, icon }) }) }),
 });
 
 defineMutation('siteSectionUpdate', {
@@ -190,7 +179,7 @@ defineMutation('siteSectionUpdate', {
   resolve: async ({ sectionId, condition, defaultSiteSpaceId, ...rest }, ctx) => {
     const { site } = await getSectionById(ctx, sectionId.id);
     const input = { ...defined(rest), ...(condition != null ? { condition: condition === '' ? null : condition } : {}), ...(defaultSiteSpaceId ? { defaultSiteSpace: defaultSiteSpaceId.id } : {}) };
-    return { section: await updateSection(ctx, site.organizationId, site.id, sectionId.id, input) };
+    return { section: await updateSection(ctx, site, sectionId.id, input) };
   },
 });
 
@@ -200,7 +189,7 @@ defineMutation('siteSectionRemove', {
   payload: { removedSectionId: { type: 'ID', description: 'The global ID it had.' } },
   resolve: async ({ sectionId }, ctx) => {
     const { site } = await getSectionById(ctx, sectionId.id);
-    await deleteSection(ctx, site.organizationId, site.id, sectionId.id);
+    await deleteSection(ctx, site, sectionId.id);
     return { removedSectionId: encodeGlobalID('SiteSection', sectionId.id) };
   },
 });
@@ -214,10 +203,9 @@ defineMutation('siteSectionGroupAdd', {
     sectionIds: t.globalIDList({ for: SiteSectionRef, description: 'Sections to move into it, in order.' }),
   }),
   payload: { group: { type: SiteSectionGroupRef, description: 'The new group.' } },
-  resolve: async ({ siteId, title, icon, sectionIds }, ctx) => {
-    const site = await getSiteById(ctx, siteId.id);
-    return { group: await addSectionGroup(ctx, site.organizationId, site.id, { title, ...defined({ icon }), ...(sectionIds ? { sections: sectionIds.map((s) => s.id) } : {}) }) };
-  },
+  resolve: async ({ siteId, title, icon, sectionIds }, ctx) => ({
+    group: await addSectionGroup(ctx, await getSiteById(ctx, siteId.id), { title, ...defined({ icon }), ...(sectionIds ? { sections: sectionIds.map((s) => s.id) } : {}) }),
+  }),
 });
 
 defineMutation('siteSectionGroupUpdate', {
@@ -230,7 +218,7 @@ defineMutation('siteSectionGroupUpdate', {
   payload: { group: { type: SiteSectionGroupRef, description: 'The group after the change.' } },
   resolve: async ({ groupId, ...rest }, ctx) => {
     const { site } = await getSectionGroupById(ctx, groupId.id);
-    return { group: await updateSectionGroup(ctx, site.organizationId, site.id, groupId.id, defined(rest)) };
+    return { group: await updateSectionGroup(ctx, site, groupId.id, defined(rest)) };
   },
 });
 
@@ -240,7 +228,7 @@ defineMutation('siteSectionGroupRemove', {
   payload: { removedGroupId: { type: 'ID', description: 'The global ID it had.' } },
   resolve: async ({ groupId }, ctx) => {
     const { site } = await getSectionGroupById(ctx, groupId.id);
-    await deleteSectionGroup(ctx, site.organizationId, site.id, groupId.id);
+    await deleteSectionGroup(ctx, site, groupId.id);
     return { removedGroupId: encodeGlobalID('SiteSectionGroup', groupId.id) };
   },
 });
@@ -255,8 +243,9 @@ defineMutation('siteSectionGroupMembership', {
   payload: { group: { type: SiteSectionGroupRef, description: 'The group after the change.' } },
   resolve: async ({ groupId, sectionId, member }, ctx) => {
     const { site } = await getSectionGroupById(ctx, groupId.id);
-    if (member) return { group: await addSectionToGroup(ctx, site.organizationId, site.id, groupId.id, { sectionId: sectionId.id }) };
-    await removeSectionFromGroup(ctx, site.organizationId, site.id, groupId.id, sectionId.id);
+    if (member) return { group: await addSectionToGroup(ctx, site, groupId.id, { sectionId: sectionId.id }) };
+    await removeSectionFromGroup(ctx, site, groupId.id, sectionId.id);
+    // Taking a section out answers nothing (REST's 204): the group as it is now is read again.
     return { group: await getSectionGroupById(ctx, groupId.id) };
   },
 });
@@ -291,8 +280,8 @@ defineMutation('siteStructureSort', {
     const site = await getSiteById(ctx, siteId.id);
     const pointer = (p: { kind: 'site-space' | 'site-section' | 'site-section-group'; id: string }) => ({ type: p.kind, id: p.id });
     const position = before || after ? { ...(before ? { before: pointer(before) } : {}), ...(after ? { after: pointer(after) } : {}) } : undefined;
-    await sortStructure(ctx, site.organizationId, site.id, { item: pointer(item), ...(position ? { position } : {}) });
-    return { site: await getSiteById(ctx, site.id) };
+    const moved = await sortStructure(ctx, site, { item: pointer(item), ...(position ? { position } : {}) });
+    return { site: moved.view.site };
   },
 });
 
@@ -303,10 +292,7 @@ defineMutation('shareLinkCreate', {
     name: t.string({ required: true, description: 'Its name, at most 50 characters.' }),
   }),
   payload: { shareLink: { type: ShareLinkRef, description: 'The new link.' } },
-  resolve: async ({ siteId, name }, ctx) => {
-    const site = await getSiteById(ctx, siteId.id);
-    return { shareLink: await createShareLink(ctx, site.organizationId, site.id, { name }) };
-  },
+  resolve: async ({ siteId, name }, ctx) => ({ shareLink: await createShareLink(ctx, await getSiteById(ctx, siteId.id), { name }) }),
 });
 
 defineMutation('shareLinkUpdate', {
@@ -317,10 +303,7 @@ defineMutation('shareLinkUpdate', {
     active: t.boolean({ description: 'Whether it opens the site.' }),
   }),
   payload: { shareLink: { type: ShareLinkRef, description: 'The link after the change.' } },
-  resolve: async ({ shareLinkId, ...rest }, ctx) => {
-    const { site } = await getShareLinkById(ctx, shareLinkId.id);
-    return { shareLink: await updateShareLink(ctx, site.organizationId, site.id, shareLinkId.id, defined(rest)) };
-  },
+  resolve: async ({ shareLinkId, ...rest }, ctx) => ({ shareLink: await updateShareLink(ctx, await getShareLinkById(ctx, shareLinkId.id), defined(rest)) }),
 });
 
 defineMutation('shareLinkDelete', {
@@ -328,8 +311,7 @@ defineMutation('shareLinkDelete', {
   input: (t) => ({ shareLinkId: t.globalID({ for: ShareLinkRef, required: true, description: 'The link.' }) }),
   payload: { deletedShareLinkId: { type: 'ID', description: 'The global ID it had.' } },
   resolve: async ({ shareLinkId }, ctx) => {
-    const { site } = await getShareLinkById(ctx, shareLinkId.id);
-    await deleteShareLink(ctx, site.organizationId, site.id, shareLinkId.id);
+    await deleteShareLink(ctx, await getShareLinkById(ctx, shareLinkId.id));
     return { deletedShareLinkId: encodeGlobalID('ShareLink', shareLinkId.id) };
   },
 });

@@ -57,15 +57,15 @@ builder.node(SiteRef, {
     structure: t.field({
       type: [SiteStructureItem],
       description: 'Its sections and groups in order, or its site spaces when it has no sections.',
-      resolve: async (s, _, ctx) => (await siteStructure(ctx, s.organizationId, s.id)).structure,
+      resolve: async (s, _, ctx) => (await siteStructure(ctx, s)).structure,
     }),
     shareLinks: t.field({
       type: [ShareLinkRef],
       description: 'Its share links; only for those who manage it.',
-      resolve: async (s, _, ctx) => (await listShareLinks(ctx, s.organizationId, s.id, { first: GRAPHQL_MAX }, GRAPHQL_MAX)).items,
+      resolve: async (s, _, ctx) => (await listShareLinks(ctx, s, { first: GRAPHQL_MAX }, GRAPHQL_MAX)).items,
     }),
-    adaptiveSchema: t.field({ type: 'JSON', description: 'The JSON Schema of its visitor claims.', resolve: async (s, _, ctx) => (await getAdaptiveSchema(ctx, s.organizationId, s.id)).schema }),
-    templateConditions: t.field({ type: [TemplateConditionRef], description: 'Example conditions derived from the adaptive schema.', resolve: (s, _, ctx) => listTemplateConditions(ctx, s.organizationId, s.id) }),
+    adaptiveSchema: t.field({ type: 'JSON', description: 'The JSON Schema of its visitor claims.', resolve: async (s, _, ctx) => (await getAdaptiveSchema(ctx, s)).schema }),
+    templateConditions: t.field({ type: [TemplateConditionRef], description: 'Example conditions derived from the adaptive schema.', resolve: (s, _, ctx) => listTemplateConditions(ctx, s) }),
   }),
 });
 
