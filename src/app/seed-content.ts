@@ -63,11 +63,11 @@ export async function seedDemoContent(ctx: RequestContext, organizationId: strin
   });
 
   const cr = await createChangeRequest(ctx, spaces.guide, { subject: 'Explain upgrades' });
-  const { pointer } = await changeRequestEditTarget(ctx, spaces.guide, cr.row.id);
+  const pointer = changeRequestEditTarget(ctx, cr);
   const upgrading = await createPage(ctx, spaces.guide, { title: 'Upgrading', markdown: '# Upgrading\n\nStop the server, pull, run `npm ci`, start it again: migrations run at start.' }, pointer);
   const install = [...upgrading.tree.byId.values()].find((e) => e.page.data.title === 'Install')!;
   await updatePage(ctx, spaces.guide, install.page.data.id, { markdown: `${INSTALL}\nTo upgrade later, see [Upgrading](upgrading).\n` }, pointer);
-  await updateChangeRequest(ctx, spaces.guide, cr.row.id, { status: 'open' });
+  await updateChangeRequest(ctx, cr, { status: 'open' });
 
   // Each change answers the site as it is after it: the next one starts from that row.
   let docs = await createSite(ctx, organizationId, { title: 'Demo documentation' });

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context/request-context';
-import { discussionContent, getDiscussion, postComment, postReply, updateComment } from '../modules/comments/service';
+import { discussionContent, getComment, getDiscussion, postComment, postReply, updateComment } from '../modules/comments/service';
 
 /**
  * A short discussion on the demo's Welcome page: a question with a reply and a reaction, and a
@@ -11,7 +11,7 @@ export async function seedDemoDiscussion(admin: RequestContext, editor: RequestC
   const page = welcome?.page.data.id;
   const question = await postComment(admin, discussion, { ...(page ? { page } : {}), body: { markdown: 'Should this page say how to run Quire with **Docker**?' } });
   await postReply(editor, question, { body: { markdown: 'Yes: the README has a `docker run` line we can link to.' } });
-  await updateComment(editor, await getDiscussion(editor, spaceId), question.row.id, { addedReactions: ['👍'] });
+  await updateComment(editor, await getComment(editor, await getDiscussion(editor, spaceId), question.row.id), { addedReactions: ['👍'] });
   const typo = await postComment(editor, await getDiscussion(editor, spaceId), { ...(page ? { page } : {}), body: { markdown: 'Typo in the second paragraph: "teh".' } });
-  await updateComment(admin, discussion, typo.row.id, { resolved: true });
+  await updateComment(admin, await getComment(admin, discussion, typo.row.id), { resolved: true });
 }

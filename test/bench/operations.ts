@@ -66,7 +66,7 @@ export async function measureOperations(): Promise<Record<string, string | numbe
       const made = await timed(async () => {
         const c = await ctx();
         const cr = await createChangeRequest(c, space.id, { subject: `Round ${round}` });
-        const { pointer } = await changeRequestEditTarget(c, space.id, cr.row.id);
+        const pointer = changeRequestEditTarget(c, cr);
         for (let i = 0; i < 10; i++) await updatePage(c, space.id, ids[(round * 37 + i * 97) % ids.length], { markdown: `# Edited in round ${round}\n\n${i}` }, pointer);
         return cr.row.id;
       });

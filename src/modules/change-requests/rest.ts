@@ -27,21 +27,21 @@ export function changeRequestRoutes(r: RestRouter): void {
 
   r.patch(CR, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentChangeRequest(ctx, await updateChangeRequest(ctx, params.spaceId, params.changeRequestId, bodyAs<ChangeRequestUpdateInput>(body))),
+    body: await presentChangeRequest(ctx, await updateChangeRequest(ctx, await getChangeRequest(ctx, params.spaceId, params.changeRequestId), bodyAs<ChangeRequestUpdateInput>(body))),
   }));
 
   r.post(`${CR}/content/import`, async ({ ctx, params, body }) => {
-    const target = await changeRequestEditTarget(ctx, params.spaceId, params.changeRequestId);
-    return { status: 201, body: await importContent(ctx, target.spaceId, body, target.pointer) };
+    const cr = await getChangeRequest(ctx, params.spaceId, params.changeRequestId);
+    return { status: 201, body: await importContent(ctx, cr.space.id, body, changeRequestEditTarget(ctx, cr)) };
   });
 
   r.post(`${CR}/merge`, async ({ ctx, params }) => {
-    const { revision, result } = await mergeChangeRequest(ctx, params.spaceId, params.changeRequestId);
+    const { revision, result } = await mergeChangeRequest(ctx, await getChangeRequest(ctx, params.spaceId, params.changeRequestId));
     return { status: 200, body: { revision, result } };
   });
 
   r.post(`${CR}/update`, async ({ ctx, params }) => {
-    const { revision, result } = await updateFromSpace(ctx, params.spaceId, params.changeRequestId);
+    const { revision, result } = await updateFromSpace(ctx, await getChangeRequest(ctx, params.spaceId, params.changeRequestId));
     return { status: 200, body: { revision, result } };
   });
 

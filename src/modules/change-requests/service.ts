@@ -98,16 +98,15 @@ function assertEditable(row: ChangeRequestRow): void {
   }
 }
 
-async function editableSpace(ctx: RequestContext, spaceId: string): Promise<SpaceRow> {
-  const space = await getSpace(ctx, spaceId);
+async function assertMayEdit(ctx: RequestContext, space: SpaceRow): Promise<void> {
   const message = space.editMode === 'locked' ? 'The space is locked: unlock it to change its content or its change requests' : 'Your role does not let you edit the content of this space';
   await ctx.authz.assert('space:edit', space, message);
-  return space;
 }
 
 export async function createChangeRequest(ctx: RequestContext, spaceId: string, input: ChangeRequestCreateInput): Promise<ChangeRequestInSpace> {
   const viewer = requireViewer(ctx);
-  const space = await editableSpace(ctx, spaceId);
+  const space = await getSpace(ctx, spaceId);
+  await assertMayEdit(ctx, space);
   const { subject } = parseInput(changeRequestCreateSchema, input);
   const revision = (await currentRevisionId(ctx.db, space.id)) ?? space.revisionId;
   const now = ctx.now();
@@ -122,15 +121,13 @@ export async function createChangeRequest(ctx: RequestContext, spaceId: string, 
     createdAt: now,
     updatedAt: now,
   });
-  return { space: await getSpace(ctx, space.id), row };
+  return { space, row };
 }
 
 /** Subject and status; `merged` only comes from a merge, and opening one needs a subject. */
-export async function updateChangeRequest(ctx: RequestContext, spaceId: string, reference: string, input: ChangeRequestUpdateInput): Promise<ChangeRequestInSpace> {
-  const space = await editableSpace(ctx, spaceId);
+export async function updateChangeRequest(ctx: RequestContext, { space, row }: ChangeRequestInSpace, input: ChangeRequestUpdateInput): Promise<ChangeRequestInSpace> {
+  await assertMayEdit(ctx, space);
   const changes = parseInput(changeRequestUpdateSchema, input);
-  const row = await findChangeRequest(ctx.db, space.id, reference);
-  if (!row) throw new NotFoundError('Change request');
   if (row.status === 'merged' && (changes.status !== undefined || changes.subject !== undefined)) {
     throw new ConflictError('The change request is merged: it can no longer change', changes.status !== undefined ? ['status'] : ['subject']);
   }
@@ -139,7 +136,7 @@ export async function updateChangeRequest(ctx: RequestContext, spaceId: string, 
   if (status === 'open' && subject === '') throw new ValidationError('subject: an open change request needs a subject', ['subject']);
   const updated = await updateChangeRequestRow(ctx.db, row.id, { ...changes, updatedAt: ctx.now() });
   changeRequestById(ctx).clear(row.id);
-  return { space: await getSpace(ctx, space.id), row: updated };
+  return { space, row: updated };
 }
 
 /** The content of the change request: its current revision. */
@@ -175,25 +172,20 @@ function changeRequestPointer(ctx: RequestContext, row: ChangeRequestRow, onAdva
       const now = ctx.now();
       if (!(await advanceChangeRequest(tx, row.id, from, to, now, onAdvance))) return false;
       await addContributor(tx, row.id, viewer.user.id, now);
+      // A later action of the same request (a merge after an edit) must not act on the old revision.
+      changeRequestById(ctx).clear(row.id);
       return true;
     },
   };
 }
 
 /**
- * The space and the pointer that the content editing functions write through, for a change
- * request the viewer may edit. The edit rights themselves are checked by those functions.
+ * The pointer that the content editing functions write through, for a change request still open
+ * to edits. The edit rights themselves are checked by those functions.
  */
-export async function changeRequestEditTarget(ctx: RequestContext, spaceId: string, reference: string): Promise<{ spaceId: string; pointer: RevisionPointer }> {
-  const { space, row } = await getChangeRequest(ctx, spaceId, reference);
+export function changeRequestEditTarget(ctx: RequestContext, { row }: ChangeRequestInSpace): RevisionPointer {
   assertEditable(row);
-  return { spaceId: space.id, pointer: changeRequestPointer(ctx, row) };
-}
-
-/** The same, for a change request named by id alone (GraphQL). */
-export async function changeRequestEditTargetById(ctx: RequestContext, id: string): Promise<{ spaceId: string; pointer: RevisionPointer }> {
-  const { space, row } = await getChangeRequestById(ctx, id);
-  return changeRequestEditTarget(ctx, space.id, row.id);
+  return changeRequestPointer(ctx, row);
 }
 
 export interface MergeAnswer {
@@ -209,8 +201,7 @@ export interface MergeAnswer {
  * revision and the change request's. Clean: a `merge` revision with both parents becomes the
  * space's, and the change request is merged. Clashing: the conflicts, and nothing written.
  */
-export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, reference: string): Promise<MergeAnswer> {
-  const { space, row } = await getChangeRequest(ctx, spaceId, reference);
+export async function mergeChangeRequest(ctx: RequestContext, { space, row }: ChangeRequestInSpace): Promise<MergeAnswer> {
   const message = space.editMode === 'locked' ? 'The space is locked: unlock it to merge change requests' : 'Your role does not let you merge change requests in this space';
   await ctx.authz.assert('space:merge', space, message);
   assertEditable(row);
@@ -226,6 +217,7 @@ export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, r
     },
   });
   changeRequestById(ctx).clear(row.id);
+  // Both moved: the space to the merge revision, the change request to merged.
   const after = await getChangeRequest(ctx, space.id, row.id);
   if (merged.result === 'conflicts') return { revision: after.space.revisionId, result: 'conflicts', conflicts: merged.conflicts, changeRequest: after };
   return { revision: merged.content.tree.revision.id, result: 'merge', conflicts: [], changeRequest: after };
@@ -235,10 +227,8 @@ export async function mergeChangeRequest(ctx: RequestContext, spaceId: string, r
  * Brings the space's changes into the change request, the same way a merge goes the other way:
  * an `update` revision on the change request, whose base becomes the space's current revision.
  */
-export async function updateFromSpace(ctx: RequestContext, spaceId: string, reference: string): Promise<MergeAnswer> {
-  const space = await editableSpace(ctx, spaceId);
-  const found = await findChangeRequest(ctx.db, space.id, reference);
-  if (!found) throw new NotFoundError('Change request');
+export async function updateFromSpace(ctx: RequestContext, { space, row: found }: ChangeRequestInSpace): Promise<MergeAnswer> {
+  await assertMayEdit(ctx, space);
   assertEditable(found);
   const spaceRevision = (await currentRevisionId(ctx.db, space.id)) ?? space.revisionId;
   if (spaceRevision === baseOf(found)) {
@@ -251,6 +241,7 @@ export async function updateFromSpace(ctx: RequestContext, spaceId: string, refe
     type: 'update',
   });
   changeRequestById(ctx).clear(found.id);
+  // The change request moved to the update revision.
   const after = await getChangeRequest(ctx, space.id, found.id);
   // The merge ran from the change request's side; conflicts read from the space's, as for a merge.
   const conflicts = merged.result === 'conflicts' ? merged.conflicts.map((c) => ({ ...c, ours: c.theirs, theirs: c.ours })) : [];

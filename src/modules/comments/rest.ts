@@ -29,6 +29,7 @@ export function commentRoutes(r: RestRouter): void {
   for (const prefix of ['/v1/spaces/:spaceId', '/v1/spaces/:spaceId/change-requests/:changeRequestId']) {
     const discussion = (ctx: Parameters<typeof getDiscussion>[0], params: Record<string, string>) => getDiscussion(ctx, params.spaceId, params.changeRequestId);
     const comment = async (ctx: Parameters<typeof getDiscussion>[0], params: Record<string, string>) => getComment(ctx, await discussion(ctx, params), params.commentId);
+    const reply = async (ctx: Parameters<typeof getDiscussion>[0], params: Record<string, string>) => getReply(ctx, await comment(ctx, params), params.replyId);
 
     r.get(`${prefix}/comments`, async ({ ctx, params, query }) => {
       const filter = {
@@ -56,11 +57,11 @@ export function commentRoutes(r: RestRouter): void {
     r.put(`${prefix}/comments/:commentId`, async ({ ctx, params, body, query }) => {
       // The format is checked before anything is written.
       const format = withFormat(formatQuery(query));
-      return { status: 200, body: await presentComment(ctx, { ...(await updateComment(ctx, await discussion(ctx, params), params.commentId, bodyAs<CommentUpdateInput>(body))), format }) };
+      return { status: 200, body: await presentComment(ctx, { ...(await updateComment(ctx, await comment(ctx, params), bodyAs<CommentUpdateInput>(body))), format }) };
     });
 
     r.delete(`${prefix}/comments/:commentId`, async ({ ctx, params }) => {
-      await deleteComment(ctx, await discussion(ctx, params), params.commentId);
+      await deleteComment(ctx, await comment(ctx, params));
       return { status: 204 };
     });
 
@@ -83,11 +84,11 @@ export function commentRoutes(r: RestRouter): void {
     r.put(`${prefix}/comments/:commentId/replies/:replyId`, async ({ ctx, params, body, query }) => {
       // The format is checked before anything is written.
       const format = withFormat(formatQuery(query));
-      return { status: 200, body: await presentReply(ctx, { ...(await updateReply(ctx, await comment(ctx, params), params.replyId, bodyAs<ReplyUpdateInput>(body))), format }) };
+      return { status: 200, body: await presentReply(ctx, { ...(await updateReply(ctx, await reply(ctx, params), bodyAs<ReplyUpdateInput>(body))), format }) };
     });
 
     r.delete(`${prefix}/comments/:commentId/replies/:replyId`, async ({ ctx, params }) => {
-      await deleteReply(ctx, await comment(ctx, params), params.replyId);
+      await deleteReply(ctx, await reply(ctx, params));
       return { status: 204 };
     });
 

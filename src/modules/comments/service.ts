@@ -189,9 +189,9 @@ export async function postComment(ctx: RequestContext, d: Discussion, input: Com
  * Edits, resolves or reopens a comment and changes the caller's reactions, in one transaction:
  * every part is checked before anything is written.
  */
-export async function updateComment(ctx: RequestContext, d: Discussion, commentId: string, input: CommentUpdateInput): Promise<CommentInDiscussion> {
+export async function updateComment(ctx: RequestContext, current: CommentInDiscussion, input: CommentUpdateInput): Promise<CommentInDiscussion> {
   const viewer = requireViewer(ctx);
-  const current = await getComment(ctx, d, commentId);
+  const { discussion: d, row: { id: commentId } } = current;
   const parsed = parseInput(commentUpdateSchema, input);
   await assertMayComment(ctx, d);
   const permissions = await discussionPermissions(ctx, d, current.row.postedBy);
@@ -210,12 +210,11 @@ export async function updateComment(ctx: RequestContext, d: Discussion, commentI
   return { discussion: d, row, format: 'document' };
 }
 
-export async function deleteComment(ctx: RequestContext, d: Discussion, commentId: string): Promise<void> {
-  const current = await getComment(ctx, d, commentId);
-  const permissions = await discussionPermissions(ctx, d, current.row.postedBy);
+export async function deleteComment(ctx: RequestContext, { discussion: d, row }: CommentInDiscussion): Promise<void> {
+  const permissions = await discussionPermissions(ctx, d, row.postedBy);
   if (!permissions.delete) throw new ForbiddenError('Only its author or an admin of the space may delete a comment');
-  await deleteCommentRow(ctx.db, commentId);
-  await publish(ctx, d, current.row, 'deleted');
+  await deleteCommentRow(ctx.db, row.id);
+  await publish(ctx, d, row, 'deleted');
 }
 
 export async function listReplies(ctx: RequestContext, comment: CommentInDiscussion, args: PageArgs, max: number, query?: FormatInput): Promise<Page<ReplyInDiscussion>> {
@@ -247,9 +246,9 @@ export async function postReply(ctx: RequestContext, comment: CommentInDiscussio
   return { comment: await getComment(ctx, comment.discussion, comment.row.id), row, format: 'document' };
 }
 
-export async function updateReply(ctx: RequestContext, comment: CommentInDiscussion, replyId: string, input: ReplyUpdateInput): Promise<ReplyInDiscussion> {
+export async function updateReply(ctx: RequestContext, current: ReplyInDiscussion, input: ReplyUpdateInput): Promise<ReplyInDiscussion> {
   const viewer = requireViewer(ctx);
-  const current = await getReply(ctx, comment, replyId);
+  const { comment, row: { id: replyId } } = current;
   const parsed = parseInput(replyUpdateSchema, input);
   await assertMayComment(ctx, comment.discussion);
   const permissions = await discussionPermissions(ctx, comment.discussion, current.row.postedBy);
@@ -263,11 +262,10 @@ export async function updateReply(ctx: RequestContext, comment: CommentInDiscuss
   return { comment, row, format: 'document' };
 }
 
-export async function deleteReply(ctx: RequestContext, comment: CommentInDiscussion, replyId: string): Promise<void> {
-  const current = await getReply(ctx, comment, replyId);
-  const permissions = await discussionPermissions(ctx, comment.discussion, current.row.postedBy);
+export async function deleteReply(ctx: RequestContext, { comment, row }: ReplyInDiscussion): Promise<void> {
+  const permissions = await discussionPermissions(ctx, comment.discussion, row.postedBy);
   if (!permissions.delete) throw new ForbiddenError('Only its author or an admin of the space may delete a reply');
-  await deleteReplyRow(ctx.db, replyId);
+  await deleteReplyRow(ctx.db, row.id);
   await publish(ctx, comment.discussion, comment.row, 'edited');
 }
 

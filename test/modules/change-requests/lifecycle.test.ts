@@ -167,6 +167,22 @@ describe('status rules and bad input', () => {
   });
 });
 
+describe('the order of refusals', () => {
+  it('answers a missing change request with 404 before the role or the input is checked, through both doors', async () => {
+    const b = await bench();
+    await b.openChangeRequest();
+    const missing = crPath(b.spaceId, 'doesNotExist00000000');
+    for (const [method, path, body] of [['PATCH', missing, { status: 'open' }], ['POST', `${missing}/update`, undefined], ['POST', `${missing}/merge`, undefined]] as const) {
+      const res = await t.rest(method, path, { token: people.reader.token, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body.error.message).toMatch(/change request/i);
+    }
+    expect((await t.rest('PATCH', missing, { token: people.editor.token, body: { status: 'nonsense' } })).status).toBe(404);
+    const absent = gid('ChangeRequest', 'doesNotExist00000000');
+    for (const name of ['changeRequestUpdate', 'changeRequestUpdateFromSpace', 'changeRequestMerge']) await refused(name, { changeRequestId: absent }, people.reader.token, 'NOT_FOUND');
+  });
+});
+
 describe('outdated and update from the space', () => {
   it('flags every open change request outdated once the space moves, and update brings the changes in', async () => {
     const b = await bench();
@@ -236,6 +252,22 @@ describe('GraphQL', () => {
     const merged = await succeed('changeRequestMerge', { changeRequestId: cr.gid }, 'result revision { restId type parents } changeRequest { status revisionMerged { restId } }');
     expect(merged).toMatchObject({ result: 'MERGED', revision: { type: 'merge' }, changeRequest: { status: 'MERGED', revisionMerged: { restId: merged.revision.restId } } });
     expect(await b.outline()).toBe('Intro, New page');
+  });
+
+  it('merges the edits made earlier in the same document', async () => {
+    const b = await bench();
+    const cr = await b.openChangeRequest();
+    const res = await t.graphql(
+      `mutation ($edit: PageUpdateInput!, $merge: ChangeRequestMergeInput!) {
+        pageUpdate(input: $edit) { userErrors { code message } }
+        changeRequestMerge(input: $merge) { userErrors { code message } result changeRequest { status } }
+      }`,
+      { edit: { pageId: b.page('Intro'), changeRequestId: cr.gid, markdown: 'one\n\ntwo, edited then merged' }, merge: { changeRequestId: cr.gid } },
+      acme.admin.token,
+    );
+    expect(res.body.errors, JSON.stringify(res.body)).toBeUndefined();
+    expect(res.body.data.changeRequestMerge).toEqual({ userErrors: [], result: 'MERGED', changeRequest: { status: 'MERGED' } });
+    expect((await b.pagesByTitle()).Intro.markdown).toBe('one\n\ntwo, edited then merged');
   });
 
   it('needs the edit role to create or merge, and a reader is told so', async () => {

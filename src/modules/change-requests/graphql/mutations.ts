@@ -28,8 +28,8 @@ defineMutation('changeRequestUpdate', {
   }),
   payload: changeRequestPayload('The change request after the change.'),
   resolve: async ({ changeRequestId, subject, status }, ctx) => {
-    const { space, row } = await getChangeRequestById(ctx, changeRequestId.id);
-    return { changeRequest: await updateChangeRequest(ctx, space.id, row.id, { ...(subject != null ? { subject } : {}), ...(status ? { status } : {}) }) };
+    const changes = { ...(subject != null ? { subject } : {}), ...(status ? { status } : {}) };
+    return { changeRequest: await updateChangeRequest(ctx, await getChangeRequestById(ctx, changeRequestId.id), changes) };
   },
 });
 
@@ -63,18 +63,12 @@ defineMutation('changeRequestMerge', {
     "Merges a change request into its space: a three-way merge of its base, the space's current content and its own. When nothing clashes the space gets a merge revision and the change request becomes MERGED; otherwise nothing is written and the conflicts are answered. Needs the merge permission (the edit role, on a space that is not locked).",
   input: (t) => ({ changeRequestId: t.globalID({ for: ChangeRequestRef, required: true, description: 'The change request, draft or open.' }) }),
   payload: mergePayload,
-  resolve: async ({ changeRequestId }, ctx) => {
-    const { space, row } = await getChangeRequestById(ctx, changeRequestId.id);
-    return mergeOutcome(ctx, await mergeChangeRequest(ctx, space.id, row.id));
-  },
+  resolve: async ({ changeRequestId }, ctx) => mergeOutcome(ctx, await mergeChangeRequest(ctx, await getChangeRequestById(ctx, changeRequestId.id))),
 });
 
 defineMutation('changeRequestUpdateFromSpace', {
   description: "Brings the space's changes since the change request's base into it, by the same three-way merge; the change request is then up to date. Nothing is written when changes clash. Needs the edit role.",
   input: (t) => ({ changeRequestId: t.globalID({ for: ChangeRequestRef, required: true, description: 'The change request, draft or open.' }) }),
   payload: mergePayload,
-  resolve: async ({ changeRequestId }, ctx) => {
-    const { space, row } = await getChangeRequestById(ctx, changeRequestId.id);
-    return mergeOutcome(ctx, await updateFromSpace(ctx, space.id, row.id));
-  },
+  resolve: async ({ changeRequestId }, ctx) => mergeOutcome(ctx, await updateFromSpace(ctx, await getChangeRequestById(ctx, changeRequestId.id))),
 });

@@ -3,7 +3,7 @@ import { builder } from '../../../graphql/builder';
 import { defineMutation } from '../../../graphql/mutation';
 import { ChangeRequestRef } from '../../change-requests/graphql/refs';
 import { SpaceRef } from '../../spaces/graphql/refs';
-import { deleteComment, deleteReply, getCommentById, getDiscussion, getReplyById, postComment, postReply, updateComment, updateReply, watchDiscussion } from '../service';
+import { deleteComment, deleteReply, getComment, getCommentById, getDiscussion, getReplyById, postComment, postReply, updateComment, updateReply, watchDiscussion } from '../service';
 import { CommentEventRef, CommentRef, CommentReplyRef } from './refs';
 
 const comment = (description: string) => ({ comment: { type: CommentRef, description } });
@@ -41,7 +41,7 @@ defineMutation('commentUpdate', {
   resolve: async ({ commentId, markdown, add, remove }, ctx) => {
     const found = await getCommentById(ctx, commentId.id);
     const input = { ...(markdown != null ? { body: { markdown } } : {}), ...(add ? { addedReactions: add } : {}), ...(remove ? { removedReactions: remove } : {}) };
-    return { comment: await updateComment(ctx, found.discussion, found.row.id, input) };
+    return { comment: await updateComment(ctx, found, input) };
   },
 });
 
@@ -53,10 +53,7 @@ for (const [name, resolved, description] of [
     description,
     input: (t) => ({ commentId: t.globalID({ for: CommentRef, required: true, description: 'The comment.' }) }),
     payload: comment('The comment after the change.'),
-    resolve: async ({ commentId }, ctx) => {
-      const found = await getCommentById(ctx, commentId.id);
-      return { comment: await updateComment(ctx, found.discussion, found.row.id, { resolved }) };
-    },
+    resolve: async ({ commentId }, ctx) => ({ comment: await updateComment(ctx, await getCommentById(ctx, commentId.id), { resolved }) }),
   });
 }
 
@@ -66,7 +63,7 @@ defineMutation('commentDelete', {
   payload: { deletedCommentId: { type: 'ID', description: 'Global id of the deleted comment.' } },
   resolve: async ({ commentId }, ctx) => {
     const found = await getCommentById(ctx, commentId.id);
-    await deleteComment(ctx, found.discussion, found.row.id);
+    await deleteComment(ctx, found);
     return { deletedCommentId: encodeGlobalID('Comment', found.row.id) };
   },
 });
@@ -96,7 +93,7 @@ defineMutation('commentReplyUpdate', {
   resolve: async ({ replyId, markdown, add, remove }, ctx) => {
     const found = await getReplyById(ctx, replyId.id);
     const input = { ...(markdown != null ? { body: { markdown } } : {}), ...(add ? { addedReactions: add } : {}), ...(remove ? { removedReactions: remove } : {}) };
-    return { reply: await updateReply(ctx, found.comment, found.row.id, input) };
+    return { reply: await updateReply(ctx, found, input) };
   },
 });
 
@@ -106,8 +103,9 @@ defineMutation('commentReplyDelete', {
   payload: { comment: { type: CommentRef, description: 'The thread it was in.' } },
   resolve: async ({ replyId }, ctx) => {
     const found = await getReplyById(ctx, replyId.id);
-    await deleteReply(ctx, found.comment, found.row.id);
-    return { comment: await getCommentById(ctx, found.comment.row.id) };
+    await deleteReply(ctx, found);
+    // The thread read again: its reply count moved with the delete.
+    return { comment: await getComment(ctx, found.comment.discussion, found.comment.row.id) };
   },
 });
 

@@ -6,7 +6,7 @@ import { SpaceRef } from '../../spaces/graphql/refs';
 import type { PageCreateInput, PageUpdateInput } from '../input';
 import { createPage, deleteFile, deletePage, getRevisionContent, movePage, renameFile, updatePage, uploadFile, type RevisionPointer } from '../service';
 import { ValidationError } from '../../../domain/errors';
-import { changeRequestEditTargetById } from '../../change-requests/service';
+import { changeRequestEditTarget, getChangeRequestById } from '../../change-requests/service';
 import { ChangeRequestRef } from '../../change-requests/graphql/refs';
 import { FileRef, NewPageTypeEnum, PageRef, RevisionRef, splitContentNodeId } from './refs';
 
@@ -18,9 +18,10 @@ type DecodedID = { typename: string; id: string };
  */
 async function editTarget(ctx: RequestContext, spaceId: string, changeRequestId: DecodedID | null | undefined): Promise<RevisionPointer | undefined> {
   if (!changeRequestId) return undefined;
-  const target = await changeRequestEditTargetById(ctx, changeRequestId.id);
-  if (target.spaceId !== spaceId) throw new ValidationError('changeRequestId: the change request belongs to another space', ['changeRequestId']);
-  return target.pointer;
+  const changeRequest = await getChangeRequestById(ctx, changeRequestId.id);
+  const pointer = changeRequestEditTarget(ctx, changeRequest);
+  if (changeRequest.space.id !== spaceId) throw new ValidationError('changeRequestId: the change request belongs to another space', ['changeRequestId']);
+  return pointer;
 }
 
 /** The space and the page a Page's global ID names, and where the edit lands. */
