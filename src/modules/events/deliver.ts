@@ -5,8 +5,8 @@ import type { TaskDefinition } from '../../jobs/job';
 import { deliverEvent, type DeliveryResult, type DeliveryTarget } from '../../runtime/deliver';
 import { decryptSecrets, issueToken, readStoredFile } from '../integrations/service';
 import { integrationEvents, type IntegrationEventLog, type IntegrationEventRow } from '../../db/schema/integration-events';
-import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations } from '../../db/schema/installations';
-import { integrations } from '../../db/schema/integrations';
+import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow } from '../../db/schema/installations';
+import { integrations, type IntegrationRow } from '../../db/schema/integrations';
 import { DELIVER_TASK } from './record';
 
 const MAX_ATTEMPTS = 3;
@@ -34,19 +34,30 @@ export interface Delivered {
   attempts: number;
 }
 
-/**
- * Delivers one recorded event to its integration: the dev tunnel when dev mode covers the
- * installation, the published script otherwise, with fresh tokens in the environment. The outcome
- * and the trace are written on the event; an answer `check` refuses fails it with that reason.
- * Null when the event is gone or already delivered.
- */
-export async function deliverRecorded(ctx: DeliveryContext, eventId: string, options: InlineDelivery = {}): Promise<Delivered | null> {
-  const { check, fetchBody } = options;
+/** A recorded event with the integration and installation it is for, as loaded by whoever recorded it. */
+export interface LoadedEvent {
+  event: IntegrationEventRow;
+  integration: IntegrationRow;
+  installation: InstallationRow | undefined;
+}
+
+/** Delivers one recorded event by id (the queue task). Null when the event is gone or already delivered. */
+export async function deliverRecorded(ctx: DeliveryContext, eventId: string): Promise<Delivered | null> {
   const [event] = await ctx.db.select().from(integrationEvents).where(eq(integrationEvents.id, eventId));
   if (!event || event.status === 'success') return null;
   const [integration] = await ctx.db.select().from(integrations).where(eq(integrations.id, event.integrationId));
   const [installation] = event.installationId ? await ctx.db.select().from(integrationInstallations).where(eq(integrationInstallations.id, event.installationId)) : [];
   if (!integration) return null;
+  return deliverLoaded(ctx, { event, integration, installation });
+}
+
+/**
+ * Delivers one recorded event to its integration: the dev tunnel when dev mode covers the
+ * installation, the published script otherwise, with fresh tokens in the environment. The outcome
+ * and the trace are written on the event; an answer `check` refuses fails it with that reason.
+ */
+export async function deliverLoaded(ctx: DeliveryContext, { event, integration, installation }: LoadedEvent, options: InlineDelivery = {}): Promise<Delivered> {
+  const { check, fetchBody } = options;
   const tunnel = integration.devTunnelUrl && (integration.devAll || installation?.organizationId === integration.ownerId);
   const script = tunnel ? null : await readStoredFile(ctx.db, integration.scriptBlob);
   const target: DeliveryTarget | null = tunnel
@@ -77,7 +88,7 @@ export async function deliverRecorded(ctx: DeliveryContext, eventId: string, opt
   await ctx.db
     .update(integrationEvents)
     .set({ status: result.ok ? 'success' : 'failed', logs, attempts: sql`${integrationEvents.attempts} + 1`, error: result.ok ? null : (result.error ?? 'delivery failed'), updatedAt: now })
-    .where(eq(integrationEvents.id, eventId));
+    .where(eq(integrationEvents.id, event.id));
   return { result, attempts: event.attempts + 1 };
 }
 

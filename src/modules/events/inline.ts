@@ -5,8 +5,8 @@ import { validateContentKitTree, type RenderRequest } from '../../runtime/render
 import { findIntegrationForEndpoint } from '../integrations/service';
 import { integrationInstallations, type InstallationRow } from '../../db/schema/installations';
 import { type IntegrationRow } from '../../db/schema/integrations';
-import { deliverRecorded } from './deliver';
-import { installationGiven, recordEvent } from './record';
+import { deliverLoaded } from './deliver';
+import { installationGiven, recordInlineEvent } from './record';
 
 /*
  * Events whose answer goes back to the caller at once: `ui_render` (GET .../render) and `fetch`
@@ -42,9 +42,8 @@ export async function activeInstallation(ctx: RequestContext, integration: Integ
  */
 export async function renderIntegrationUI(ctx: RequestContext, integration: IntegrationRow, request: RenderRequest, scope: RenderScope): Promise<Record<string, unknown>> {
   const viewer = requireViewer(ctx);
-  const eventId = await recordEvent(
+  const event = await recordInlineEvent(
     ctx.db,
-    null,
     { integrationId: integration.id, installationId: scope.installation.id, ...(scope.spaceId ? { spaceId: scope.spaceId } : {}), ...(scope.siteId ? { siteId: scope.siteId } : {}) },
     {
       type: 'ui_render',
@@ -57,14 +56,14 @@ export async function renderIntegrationUI(ctx: RequestContext, integration: Inte
     },
   );
   let output: Record<string, unknown> | undefined;
-  const delivered = await deliverRecorded(ctx, eventId, {
+  const delivered = await deliverLoaded(ctx, { event, integration, installation: scope.installation }, {
     check: (result) => {
       const checked = validateContentKitTree(result.response?.body ?? '');
       if (checked.valid) output = checked.output;
       return checked.valid ? null : `the integration's answer is not a ContentKit tree: ${checked.errors.slice(0, 3).join('; ')}`;
     },
   });
-  if (!delivered?.result.ok || !output) throw new UpstreamError(`The integration ${integration.name} could not render ${request.componentId}: ${delivered?.result.error ?? 'no answer'}`);
+  if (!delivered.result.ok || !output) throw new UpstreamError(`The integration ${integration.name} could not render ${request.componentId}: ${delivered.result.error ?? 'no answer'}`);
   return output;
 }
 
@@ -102,14 +101,14 @@ export async function deliverFetch(
   }
   const method = request.method.toLowerCase();
   if (!METHODS.has(method)) throw new ValidationError(`An integration endpoint answers GET, POST, PUT and DELETE, not ${request.method}`);
-  const eventId = await recordEvent(ctx.db, null, { integrationId: integration.id, installationId: installation?.id ?? null }, {
+  const event = await recordInlineEvent(ctx.db, { integrationId: integration.id, installationId: installation?.id ?? null }, {
     type: 'fetch',
     request: { method, url: request.url, headers: request.headers },
   });
   // A GET carries no body part: the official runtime rebuilds the request, and a GET with a body is refused.
-  const delivered = await deliverRecorded(ctx, eventId, request.body.length ? { fetchBody: request.body } : {});
-  const response = delivered?.result.response;
-  if (!response) throw new UpstreamError(`The integration ${integration.name} did not answer: ${delivered?.result.error ?? 'no answer'}`);
+  const delivered = await deliverLoaded(ctx, { event, integration, installation }, request.body.length ? { fetchBody: request.body } : {});
+  const response = delivered.result.response;
+  if (!response) throw new UpstreamError(`The integration ${integration.name} did not answer: ${delivered.result.error ?? 'no answer'}`);
   const headers = Object.fromEntries(Object.entries(response.headers).filter(([key]) => !DROPPED.has(key)));
   return { status: response.status, headers, body: response.body };
 }

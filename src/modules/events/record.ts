@@ -2,10 +2,10 @@ import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { JobSender } from '../../context/request-context';
 import type { Db } from '../../db/client';
 import { newId } from '../../lib/ids';
-import { integrationEvents } from '../../db/schema/integration-events';
+import { integrationEvents, type IntegrationEventRow } from '../../db/schema/integration-events';
 import { integrationInstallations } from '../../db/schema/installations';
 
-/** The queue task that delivers one recorded event (src/modules/installations/deliver.ts). */
+/** The queue task that delivers one recorded event (src/modules/events/deliver.ts). */
 export const DELIVER_TASK = 'integration-deliver';
 
 export interface EventScope {
@@ -14,17 +14,37 @@ export interface EventScope {
   siteId?: string;
 }
 
+/** The integration and installation an event is for, and the space or site it concerns. */
+export interface EventTarget {
+  integrationId: string;
+  installationId: string | null;
+  spaceId?: string;
+  siteId?: string;
+}
+
 /**
  * Records one event for one installation (the spec `Event` JSON as `payload`, `pending`) and
- * queues its delivery. The job is sent after the insert: the task finds the row. Without `jobs`
- * the caller delivers it itself (render and fetch events, whose answer goes back to a caller).
+ * queues its delivery. The job is sent after the insert: the task finds the row.
  */
 export async function recordEvent(
   db: Db,
-  jobs: JobSender | null,
-  target: { integrationId: string; installationId: string | null; spaceId?: string; siteId?: string },
+  jobs: JobSender,
+  target: EventTarget,
   body: Record<string, unknown> & { type: string },
 ): Promise<string> {
+  const values = eventValues(target, body);
+  await db.insert(integrationEvents).values(values);
+  await jobs.send(DELIVER_TASK, { eventId: values.id }).catch(() => undefined);
+  return values.id;
+}
+
+/** Records an event its caller delivers at once (render, fetch): the row as stored, ready for `deliverLoaded`. */
+export async function recordInlineEvent(db: Db, target: EventTarget, body: Record<string, unknown> & { type: string }): Promise<IntegrationEventRow> {
+  const [row] = await db.insert(integrationEvents).values(eventValues(target, body)).returning();
+  return row!;
+}
+
+function eventValues(target: EventTarget, body: Record<string, unknown> & { type: string }) {
   const id = newId();
   // The spec's UIRenderEvent is one of a space, site or installation event, and a space event is an
   // installation event too: only a payload without spaceId or siteId matches exactly one. Its
@@ -37,9 +57,7 @@ export async function recordEvent(
     ...(scoped && target.siteId ? { siteId: target.siteId } : {}),
     ...body,
   };
-  await db.insert(integrationEvents).values({ id, integrationId: target.integrationId, installationId: target.installationId, spaceId: target.spaceId ?? null, siteId: target.siteId ?? null, type: body.type, payload });
-  await jobs?.send(DELIVER_TASK, { eventId: id }).catch(() => undefined);
-  return id;
+  return { id, integrationId: target.integrationId, installationId: target.installationId, spaceId: target.spaceId ?? null, siteId: target.siteId ?? null, type: body.type, payload };
 }
 
 /** Installations given the space or site (all of them, or this one among those selected); no condition without either. */

@@ -1,5 +1,6 @@
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
+import { getIntegration } from '../integrations/service';
 import type { ContentInstallationUpdateInput, InstallationUpdateInput, InstallInput } from './input';
 import { presentEvent, presentInstallation, presentSiteInstallation, presentSpaceInstallation } from './present';
 import {
@@ -18,21 +19,21 @@ export function installationRoutes(r: RestRouter): void {
     return { status: 200, body: await renderList(ctx, page, (c, row) => presentInstallation(c, row, params.integrationName)) };
   });
   r.post(`${ONE}/installations`, async ({ ctx, params, body }) => {
-    const row = presentInstallation(ctx, await installIntegration(ctx, params.integrationName, bodyAs<InstallInput>(body)), params.integrationName);
+    const row = presentInstallation(ctx, await installIntegration(ctx, await getIntegration(ctx, params.integrationName), bodyAs<InstallInput>(body)), params.integrationName);
     return { status: 201, body: row, headers: { location: row.urls.location } };
   });
   r.get(INST, async ({ ctx, params }) => ({ status: 200, body: presentInstallation(ctx, (await getInstallation(ctx, params.integrationName, params.installationId)).installation, params.integrationName) }));
   r.patch(INST, async ({ ctx, params, body }) => ({
     status: 200,
-    body: presentInstallation(ctx, await updateInstallation(ctx, params.integrationName, params.installationId, bodyAs<InstallationUpdateInput>(body)), params.integrationName),
+    body: presentInstallation(ctx, await updateInstallation(ctx, await getInstallation(ctx, params.integrationName, params.installationId), bodyAs<InstallationUpdateInput>(body)), params.integrationName),
   }));
   r.delete(INST, async ({ ctx, params }) => {
-    await uninstallIntegration(ctx, params.integrationName, params.installationId);
+    await uninstallIntegration(ctx, await getInstallation(ctx, params.integrationName, params.installationId));
     return { status: 204 };
   });
-  r.post(`${INST}/tokens`, async ({ ctx, params }) => ({ status: 200, body: await createInstallationToken(ctx, params.integrationName, params.installationId) }));
+  r.post(`${INST}/tokens`, async ({ ctx, params }) => ({ status: 200, body: await createInstallationToken(ctx, await getInstallation(ctx, params.integrationName, params.installationId)) }));
   r.post(`${INST}/spaces`, async ({ ctx, params, body }) => {
-    const row = presentSpaceInstallation(ctx, await installOnSpace(ctx, params.integrationName, params.installationId, bodyAs<{ space?: unknown }>(body)), params.integrationName);
+    const row = presentSpaceInstallation(ctx, await installOnSpace(ctx, await getInstallation(ctx, params.integrationName, params.installationId), bodyAs<{ space?: unknown }>(body)), params.integrationName);
     return { status: 201, body: row, headers: { location: row.urls.location } };
   });
   r.get(`${INST}/spaces`, async ({ ctx, params, query }) => ({
@@ -43,17 +44,17 @@ export function installationRoutes(r: RestRouter): void {
     status: 200,
     body: await renderList(ctx, await listInstallationSites(ctx, params.integrationName, params.installationId, pageArgs(query), REST_MAX), (c, row) => presentSiteInstallation(c, row, params.integrationName)),
   }));
-  r.post(`${INST}/sites`, async ({ ctx, params, body }) => ({ status: 201, body: presentSiteInstallation(ctx, await installIntegrationOnSite(ctx, params.integrationName, params.installationId, body), params.integrationName) }));
+  r.post(`${INST}/sites`, async ({ ctx, params, body }) => ({ status: 201, body: presentSiteInstallation(ctx, await installIntegrationOnSite(ctx, await getInstallation(ctx, params.integrationName, params.installationId), body), params.integrationName) }));
   r.get(`${INST}/sites/:siteId`, async ({ ctx, params }) => ({
     status: 200,
     body: presentSiteInstallation(ctx, await getSiteInstallation(ctx, params.integrationName, params.installationId, params.siteId), params.integrationName),
   }));
   r.patch(`${INST}/sites/:siteId`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: presentSiteInstallation(ctx, await updateIntegrationSiteInstallation(ctx, params.integrationName, params.installationId, params.siteId, bodyAs<ContentInstallationUpdateInput>(body)), params.integrationName),
+    body: presentSiteInstallation(ctx, await updateIntegrationSiteInstallation(ctx, await getInstallation(ctx, params.integrationName, params.installationId), params.siteId, bodyAs<ContentInstallationUpdateInput>(body)), params.integrationName),
   }));
   r.delete(`${INST}/sites/:siteId`, async ({ ctx, params }) => {
-    await uninstallIntegrationFromSite(ctx, params.integrationName, params.installationId, params.siteId);
+    await uninstallIntegrationFromSite(ctx, await getInstallation(ctx, params.integrationName, params.installationId), params.siteId);
     return { status: 204 };
   });
   r.get(`${INST}/spaces/:spaceId`, async ({ ctx, params }) => ({
@@ -62,10 +63,10 @@ export function installationRoutes(r: RestRouter): void {
   }));
   r.patch(`${INST}/spaces/:spaceId`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: presentSpaceInstallation(ctx, await updateSpaceInstallation(ctx, params.integrationName, params.installationId, params.spaceId, bodyAs<ContentInstallationUpdateInput>(body)), params.integrationName),
+    body: presentSpaceInstallation(ctx, await updateSpaceInstallation(ctx, await getInstallation(ctx, params.integrationName, params.installationId), params.spaceId, bodyAs<ContentInstallationUpdateInput>(body)), params.integrationName),
   }));
   r.delete(`${INST}/spaces/:spaceId`, async ({ ctx, params }) => {
-    await uninstallFromSpace(ctx, params.integrationName, params.installationId, params.spaceId);
+    await uninstallFromSpace(ctx, await getInstallation(ctx, params.integrationName, params.installationId), params.spaceId);
     return { status: 204 };
   });
   r.get(`${ONE}/spaces`, async ({ ctx, params, query }) => {

@@ -22,26 +22,14 @@ import type { OrganizationRow } from '../../db/schema/organizations';
 import { getOrganization } from '../organizations/service';
 import { getSpace, spaceById } from '../spaces/service';
 import { spaces, type SpaceRow } from '../../db/schema/spaces';
-import { findSiteInstallation, installOnSite, sitesOfInstallation, spacesOfInstallation, uninstallFromSite, updateSiteInstallation } from './site-installations';
+import { findSiteInstallation, sitesOfInstallation, spacesOfInstallation, type FoundInstallation } from './site-installations';
 
 export { deliverTask, deliverFetch, type EndpointAnswer } from '../events/service';
 export { renderIntegrationUI } from './render';
-
-/** Gives the installation a site of its organization (`POST .../installations/{id}/sites`). */
-export async function installIntegrationOnSite(ctx: RequestContext, name: string, installationId: string, input: unknown): Promise<SiteInstallationRow> {
-  return installOnSite(ctx, await getInstallation(ctx, name, installationId), input);
-}
+export { installIntegrationOnSite, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, type FoundInstallation } from './site-installations';
 
 export async function getSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<SiteInstallationRow> {
   return findSiteInstallation(ctx, await getInstallation(ctx, name, installationId), siteId);
-}
-
-export async function updateIntegrationSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string, input: ContentInstallationUpdateInput): Promise<SiteInstallationRow> {
-  return updateSiteInstallation(ctx, await getInstallation(ctx, name, installationId), siteId, input);
-}
-
-export async function uninstallIntegrationFromSite(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<void> {
-  await uninstallFromSite(ctx, await getInstallation(ctx, name, installationId), siteId);
 }
 
 /** The sites an installation was given; whoever may see the installation. */
@@ -71,7 +59,7 @@ async function seesInstallation(ctx: RequestContext, integration: IntegrationRow
 }
 
 /** An installation of the integration the caller may see; anything else is NOT_FOUND. */
-export async function getInstallation(ctx: RequestContext, name: string, installationId: string): Promise<{ integration: IntegrationRow; installation: InstallationRow }> {
+export async function getInstallation(ctx: RequestContext, name: string, installationId: string): Promise<FoundInstallation> {
   const integration = await getIntegration(ctx, name);
   const [installation] = await ctx.db
     .select()
@@ -82,7 +70,7 @@ export async function getInstallation(ctx: RequestContext, name: string, install
 }
 
 /** An installation by id alone (GraphQL's node lookup), with its integration; NOT_FOUND unless both are visible. Batched per request. */
-export async function getInstallationById(ctx: RequestContext, id: string): Promise<{ integration: IntegrationRow; installation: InstallationRow }> {
+export async function getInstallationById(ctx: RequestContext, id: string): Promise<FoundInstallation> {
   requireViewer(ctx);
   const installation = await installationById(ctx).load(id);
   const integration = installation && (await getIntegrationById(ctx, installation.integrationId).catch((e) => (e instanceof NotFoundError ? null : Promise.reject(e))));
@@ -91,8 +79,7 @@ export async function getInstallationById(ctx: RequestContext, id: string): Prom
 }
 
 /** Installs the integration on an organization: its admins only; a private one only by its owner. */
-export async function installIntegration(ctx: RequestContext, name: string, input: InstallInput): Promise<InstallationRow> {
-  const integration = await getIntegration(ctx, name);
+export async function installIntegration(ctx: RequestContext, integration: IntegrationRow, input: InstallInput): Promise<InstallationRow> {
   const body = parseInput(installSchema, input);
   const org = await getOrganization(ctx, body.organization);
   await ctx.authz.assert('organization:admin', org, 'Only organization admins can install integrations');
@@ -116,8 +103,7 @@ export async function listInstallations(ctx: RequestContext, name: string, exter
   return keysetPage<InstallationRow>(ctx.db, { table: i, where, keys: byTimeThenId(i.createdAt, (r) => r.createdAt, i.id), direction: 'desc' }, args, max);
 }
 
-export async function updateInstallation(ctx: RequestContext, name: string, installationId: string, input: InstallationUpdateInput): Promise<InstallationRow> {
-  const { integration, installation } = await getInstallation(ctx, name, installationId);
+export async function updateInstallation(ctx: RequestContext, { integration, installation }: FoundInstallation, input: InstallationUpdateInput): Promise<InstallationRow> {
   await ctx.authz.assert('installation:manage', installation, 'Only organization admins can configure this installation');
   const body = parseInput(installationUpdateSchema, input);
   const [row] = await ctx.db
@@ -135,16 +121,14 @@ export async function updateInstallation(ctx: RequestContext, name: string, inst
   return row!;
 }
 
-export async function uninstallIntegration(ctx: RequestContext, name: string, installationId: string): Promise<void> {
-  const { integration, installation } = await getInstallation(ctx, name, installationId);
+export async function uninstallIntegration(ctx: RequestContext, { integration, installation }: FoundInstallation): Promise<void> {
   await ctx.authz.assert('installation:manage', installation, 'Only organization admins can uninstall this integration');
   await recordEvent(ctx.db, ctx.jobs, { integrationId: integration.id, installationId: installation.id }, { type: 'installation_deleted', previous: { configuration: installation.configuration } });
   await ctx.db.delete(integrationInstallations).where(eq(integrationInstallations.id, installation.id));
 }
 
 /** Gives the installation a space of its organization the caller can see. */
-export async function installOnSpace(ctx: RequestContext, name: string, installationId: string, input: { space?: unknown }): Promise<SpaceInstallationRow> {
-  const { integration, installation } = await getInstallation(ctx, name, installationId);
+export async function installOnSpace(ctx: RequestContext, { integration, installation }: FoundInstallation, input: { space?: unknown }): Promise<SpaceInstallationRow> {
   await ctx.authz.assert('installation:manage', installation, 'Only organization admins can choose the spaces of this installation');
   const body = parseInput(spaceInstallSchema, input);
   const space = await getSpace(ctx, body.space).catch((e) => (e instanceof NotFoundError ? null : Promise.reject(e)));
@@ -159,22 +143,23 @@ export async function installOnSpace(ctx: RequestContext, name: string, installa
   return row;
 }
 
-async function spaceInstallation(ctx: RequestContext, name: string, installationId: string, spaceId: string) {
-  const found = await getInstallation(ctx, name, installationId);
+async function findSpaceInstallation(ctx: RequestContext, found: FoundInstallation, spaceId: string): Promise<SpaceInstallationRow> {
   const [row] = await ctx.db
     .select()
     .from(integrationSpaceInstallations)
     .where(and(eq(integrationSpaceInstallations.installationId, found.installation.id), eq(integrationSpaceInstallations.spaceId, spaceId)));
   if (!row) throw new NotFoundError('Space installation');
-  return { ...found, row };
+  return row;
 }
 
 export async function getSpaceInstallation(ctx: RequestContext, name: string, installationId: string, spaceId: string): Promise<SpaceInstallationRow> {
-  return (await spaceInstallation(ctx, name, installationId, spaceId)).row;
+  return findSpaceInstallation(ctx, await getInstallation(ctx, name, installationId), spaceId);
 }
 
-export async function updateSpaceInstallation(ctx: RequestContext, name: string, installationId: string, spaceId: string, input: ContentInstallationUpdateInput): Promise<SpaceInstallationRow> {
-  const { integration, installation, row } = await spaceInstallation(ctx, name, installationId, spaceId);
+/** Changes what the installation keeps for one of its spaces; a space it was not given is NOT_FOUND. */
+export async function updateSpaceInstallation(ctx: RequestContext, found: FoundInstallation, spaceId: string, input: ContentInstallationUpdateInput): Promise<SpaceInstallationRow> {
+  const { integration, installation } = found;
+  const row = await findSpaceInstallation(ctx, found, spaceId);
   await ctx.authz.assert('installation:manage', installation, 'Only organization admins can configure this installation');
   const body = parseInput(contentInstallationUpdateSchema, input);
   const [updated] = await ctx.db
@@ -186,8 +171,9 @@ export async function updateSpaceInstallation(ctx: RequestContext, name: string,
   return updated!;
 }
 
-export async function uninstallFromSpace(ctx: RequestContext, name: string, installationId: string, spaceId: string): Promise<void> {
-  const { integration, installation, row } = await spaceInstallation(ctx, name, installationId, spaceId);
+export async function uninstallFromSpace(ctx: RequestContext, found: FoundInstallation, spaceId: string): Promise<void> {
+  const { integration, installation } = found;
+  const row = await findSpaceInstallation(ctx, found, spaceId);
   await ctx.authz.assert('installation:manage', installation, 'Only organization admins can choose the spaces of this installation');
   await ctx.db.delete(integrationSpaceInstallations).where(eq(integrationSpaceInstallations.id, row.id));
   await recordEvent(ctx.db, ctx.jobs, { integrationId: integration.id, installationId: installation.id, spaceId }, { type: 'space_installation_deleted', previous: { configuration: row.configuration } });
@@ -227,9 +213,7 @@ export async function getEvent(ctx: RequestContext, name: string, eventId: strin
 }
 
 /** A new installation token (`POST .../installations/{id}/tokens`): for the integration's own token and owner admins. */
-export async function createInstallationToken(ctx: RequestContext, name: string, installationId: string): Promise<{ token: string }> {
-  requireViewer(ctx);
-  const { integration, installation } = await getInstallation(ctx, name, installationId);
+export async function createInstallationToken(ctx: RequestContext, { integration, installation }: FoundInstallation): Promise<{ token: string }> {
   await ctx.authz.assert('integration:operate', integration, 'Only the integration can create installation tokens');
   return { token: await issueToken(ctx.db, integration.id, installation.id, new Date(ctx.now().getTime() + 3600_000)) };
 }
@@ -242,8 +226,7 @@ type SpaceChange = { added: SpaceInstallationRow[]; removed: SpaceInstallationRo
  * the REST operations on one space do. Every space must be one of the installation's organization
  * that the caller sees; one that is not refuses the whole set and nothing changes.
  */
-export async function setInstallationSpaces(ctx: RequestContext, name: string, installationId: string, input: InstallationSpacesInput): Promise<InstallationRow> {
-  const { integration, installation } = await getInstallation(ctx, name, installationId);
+export async function setInstallationSpaces(ctx: RequestContext, { integration, installation }: FoundInstallation, input: InstallationSpacesInput): Promise<InstallationRow> {
   await ctx.authz.assert('installation:manage', installation, 'Only organization admins can choose the spaces of this installation');
   const body = parseInput(installationSpacesSchema, input);
   const wanted = [...new Set(body.spaces)];

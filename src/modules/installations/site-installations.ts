@@ -16,10 +16,11 @@ import { getSiteById } from '../sites/service';
  * or `site_installation_deleted` event for the installation.
  */
 
-type Found = { integration: IntegrationRow; installation: InstallationRow };
+/** An installation as `getInstallation`/`getInstallationById` resolve it, with its integration. */
+export type FoundInstallation = { integration: IntegrationRow; installation: InstallationRow };
 
 /** Gives the installation a site of its organization the caller can see. */
-export async function installOnSite(ctx: RequestContext, { integration, installation }: Found, input: unknown): Promise<SiteInstallationRow> {
+export async function installIntegrationOnSite(ctx: RequestContext, { integration, installation }: FoundInstallation, input: unknown): Promise<SiteInstallationRow> {
   await ctx.authz.assert('installation:manage', installation, 'Only organization admins can choose the sites of this installation');
   const body = parseInput(siteInstallSchema, input);
   const site = await getSiteById(ctx, body.siteId).catch((e) => (e instanceof NotFoundError ? null : Promise.reject(e)));
@@ -34,14 +35,14 @@ export async function installOnSite(ctx: RequestContext, { integration, installa
   return row;
 }
 
-export async function findSiteInstallation(ctx: RequestContext, found: Found, siteId: string): Promise<SiteInstallationRow> {
+export async function findSiteInstallation(ctx: RequestContext, found: FoundInstallation, siteId: string): Promise<SiteInstallationRow> {
   const s = integrationSiteInstallations;
   const [row] = await ctx.db.select().from(s).where(and(eq(s.installationId, found.installation.id), eq(s.siteId, siteId)));
   if (!row) throw new NotFoundError('Site installation');
   return row;
 }
 
-export async function updateSiteInstallation(ctx: RequestContext, found: Found, siteId: string, input: ContentInstallationUpdateInput): Promise<SiteInstallationRow> {
+export async function updateIntegrationSiteInstallation(ctx: RequestContext, found: FoundInstallation, siteId: string, input: ContentInstallationUpdateInput): Promise<SiteInstallationRow> {
   const row = await findSiteInstallation(ctx, found, siteId);
   await ctx.authz.assert('installation:manage', found.installation, 'Only organization admins can configure this installation');
   const body = parseInput(contentInstallationUpdateSchema, input);
@@ -54,7 +55,7 @@ export async function updateSiteInstallation(ctx: RequestContext, found: Found, 
   return updated!;
 }
 
-export async function uninstallFromSite(ctx: RequestContext, found: Found, siteId: string): Promise<void> {
+export async function uninstallIntegrationFromSite(ctx: RequestContext, found: FoundInstallation, siteId: string): Promise<void> {
   const row = await findSiteInstallation(ctx, found, siteId);
   await ctx.authz.assert('installation:manage', found.installation, 'Only organization admins can choose the sites of this installation');
   await ctx.db.delete(integrationSiteInstallations).where(eq(integrationSiteInstallations.id, row.id));
@@ -62,13 +63,13 @@ export async function uninstallFromSite(ctx: RequestContext, found: Found, siteI
 }
 
 /** The sites one installation was given, oldest first. */
-export function sitesOfInstallation(ctx: RequestContext, found: Found, args: PageArgs, max: number): Promise<Page<SiteInstallationRow>> {
+export function sitesOfInstallation(ctx: RequestContext, found: FoundInstallation, args: PageArgs, max: number): Promise<Page<SiteInstallationRow>> {
   const s = integrationSiteInstallations;
   return keysetPage<SiteInstallationRow>(ctx.db, { table: s, where: eq(s.installationId, found.installation.id), keys: byTimeThenId(s.createdAt, (r) => r.createdAt, s.id), direction: 'asc' }, args, max);
 }
 
 /** The spaces one installation was given, oldest first. */
-export function spacesOfInstallation(ctx: RequestContext, found: Found, args: PageArgs, max: number): Promise<Page<SpaceInstallationRow>> {
+export function spacesOfInstallation(ctx: RequestContext, found: FoundInstallation, args: PageArgs, max: number): Promise<Page<SpaceInstallationRow>> {
   const s = integrationSpaceInstallations;
   return keysetPage<SpaceInstallationRow>(ctx.db, { table: s, where: eq(s.installationId, found.installation.id), keys: byTimeThenId(s.createdAt, (r) => r.createdAt, s.id), direction: 'asc' }, args, max);
 }

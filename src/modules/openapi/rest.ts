@@ -24,11 +24,11 @@ export function openApiRoutes(r: RestRouter): void {
 
   r.patch(`${SPECS}/:specSlug`, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentSpec(ctx, await updateSpecVisibility(ctx, params.organizationId, params.specSlug, bodyAs<SpecPatchInput>(body))),
+    body: await presentSpec(ctx, await updateSpecVisibility(ctx, await getSpec(ctx, params.organizationId, params.specSlug), bodyAs<SpecPatchInput>(body))),
   }));
 
   r.delete(`${SPECS}/:specSlug`, async ({ ctx, params }) => {
-    await deleteSpec(ctx, params.organizationId, params.specSlug);
+    await deleteSpec(ctx, await getSpec(ctx, params.organizationId, params.specSlug));
     return { status: 204 };
   });
 }

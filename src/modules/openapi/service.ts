@@ -98,8 +98,7 @@ export async function putSpec(ctx: RequestContext, organizationId: string, slug:
   return { organization, row, created };
 }
 
-export async function updateSpecVisibility(ctx: RequestContext, organizationId: string, slug: string, input: SpecPatchInput): Promise<SpecInOrganization> {
-  const spec = await getSpec(ctx, organizationId, slug);
+export async function updateSpecVisibility(ctx: RequestContext, spec: SpecInOrganization, input: SpecPatchInput): Promise<SpecInOrganization> {
   await assertMayEdit(ctx, spec.organization);
   const { visibility } = parseInput(specPatchSchema, input);
   const row = await updateSpecRow(ctx.db, spec.row.id, { visibility, updatedAt: ctx.now() });
@@ -107,8 +106,7 @@ export async function updateSpecVisibility(ctx: RequestContext, organizationId: 
   return { organization: spec.organization, row };
 }
 
-export async function deleteSpec(ctx: RequestContext, organizationId: string, slug: string): Promise<void> {
-  const spec = await getSpec(ctx, organizationId, slug);
+export async function deleteSpec(ctx: RequestContext, spec: SpecInOrganization): Promise<void> {
   await assertMayEdit(ctx, spec.organization);
   await deleteSpecRow(ctx.db, spec.row.id);
 }

@@ -39,7 +39,7 @@ export function samlRoutes(r: RestRouter): void {
     '/v1/orgs/:organizationId/saml/:samlProviderId',
     async ({ ctx, params, body }) => ({
       status: 200,
-      body: await presentSamlProvider(ctx, await updateSamlProvider(ctx, params.organizationId, params.samlProviderId, bodyAs<SamlProviderUpdateInput>(body))),
+      body: await presentSamlProvider(ctx, await updateSamlProvider(ctx, await getSamlProvider(ctx, params.organizationId, params.samlProviderId), bodyAs<SamlProviderUpdateInput>(body))),
     }),
     { body: samlProviderUpdateSchema },
   );

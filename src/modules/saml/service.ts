@@ -96,10 +96,10 @@ export async function createSamlProvider(ctx: RequestContext, organizationId: st
   return created;
 }
 
-export async function updateSamlProvider(ctx: RequestContext, organizationId: string, providerId: string, input: SamlProviderUpdateInput): Promise<SamlProviderRow> {
-  const provider = await getSamlProvider(ctx, organizationId, providerId);
+export async function updateSamlProvider(ctx: RequestContext, provider: SamlProviderRow, input: SamlProviderUpdateInput): Promise<SamlProviderRow> {
+  const org = await administeredOrganization(ctx, provider.organizationId);
   const parsed = parseInput(samlProviderUpdateSchema, input ?? {});
-  if (parsed.defaultTeam) await teamOfOrganization(ctx, await getOrganization(ctx, organizationId), parsed.defaultTeam);
+  if (parsed.defaultTeam) await teamOfOrganization(ctx, org, parsed.defaultTeam);
   const changes: Partial<SamlProviderRow> = {};
   if (parsed.label !== undefined) changes.label = parsed.label;
   if (parsed.entityID !== undefined) changes.entityId = parsed.entityID;

@@ -34,11 +34,11 @@ export function teamRoutes(r: RestRouter): void {
 
   r.patch('/v1/orgs/:organizationId/teams/:teamId', async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentTeam(ctx, await updateTeam(ctx, params.organizationId, params.teamId, bodyAs<TeamUpdateInput>(body))),
+    body: await presentTeam(ctx, await updateTeam(ctx, await getTeam(ctx, params.organizationId, params.teamId), bodyAs<TeamUpdateInput>(body))),
   }));
 
   r.delete('/v1/orgs/:organizationId/teams/:teamId', async ({ ctx, params }) => {
-    await deleteTeam(ctx, params.organizationId, params.teamId);
+    await deleteTeam(ctx, await getTeam(ctx, params.organizationId, params.teamId));
     return { status: 204 };
   });
 
@@ -48,17 +48,17 @@ export function teamRoutes(r: RestRouter): void {
   });
 
   r.put('/v1/orgs/:organizationId/teams/:teamId/members', async ({ ctx, params, body }) => {
-    await updateTeamMembers(ctx, params.organizationId, params.teamId, bodyAs<TeamMembersUpdateInput>(body));
+    await updateTeamMembers(ctx, await getTeam(ctx, params.organizationId, params.teamId), bodyAs<TeamMembersUpdateInput>(body));
     return { status: 204 };
   });
 
   r.put('/v1/orgs/:organizationId/teams/:teamId/members/:userId', async ({ ctx, params, body }) => {
-    await setTeamMember(ctx, params.organizationId, params.teamId, params.userId, bodyAs<TeamMemberSetInput>(body));
+    await setTeamMember(ctx, await getTeam(ctx, params.organizationId, params.teamId), params.userId, bodyAs<TeamMemberSetInput>(body));
     return { status: 204 };
   });
 
   r.delete('/v1/orgs/:organizationId/teams/:teamId/members/:userId', async ({ ctx, params }) => {
-    await removeTeamMember(ctx, params.organizationId, params.teamId, params.userId);
+    await removeTeamMember(ctx, await getTeam(ctx, params.organizationId, params.teamId), params.userId);
     return { status: 204 };
   });
 

@@ -113,7 +113,7 @@ export async function getTeamById(ctx: RequestContext, teamId: string): Promise<
 }
 
 /** Resolves user ids or e-mails to members of the organization; anything else is a validation error. */
-async function resolveMembers(ctx: RequestContext, org: OrganizationRow, identifiers: string[], field: string): Promise<Map<string, string>> {
+async function resolveMembers(ctx: RequestContext, organizationId: string, identifiers: string[], field: string): Promise<Map<string, string>> {
   const unique = [...new Set(identifiers)];
   if (unique.length === 0) return new Map();
   const emails = unique.filter((i) => i.includes('@')).map((e) => e.toLowerCase());
@@ -121,7 +121,7 @@ async function resolveMembers(ctx: RequestContext, org: OrganizationRow, identif
     .select({ id: users.id, email: users.email })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, organizationMembers.userId))
-    .where(and(eq(organizationMembers.organizationId, org.id), or(inArray(users.id, unique), emails.length ? inArray(users.email, emails) : undefined)));
+    .where(and(eq(organizationMembers.organizationId, organizationId), or(inArray(users.id, unique), emails.length ? inArray(users.email, emails) : undefined)));
   const resolved = new Map<string, string>();
   for (const ident of unique) {
     const row = rows.find((r) => r.id === ident || r.email === ident.toLowerCase());
@@ -135,7 +135,7 @@ export async function createTeam(ctx: RequestContext, organizationId: string, in
   const org = await getOrganization(ctx, organizationId);
   await ctx.authz.assert('organization:admin', org, 'Only organization admins can create teams');
   const { title, members = [] } = parseInput(teamCreateSchema, input);
-  const memberIds = [...new Set((await resolveMembers(ctx, org, members, 'members')).values())];
+  const memberIds = [...new Set((await resolveMembers(ctx, org.id, members, 'members')).values())];
   const team = await ctx.db.transaction(async (tx) => {
     const [created] = await tx.insert(teams).values({ id: newId(), organizationId: org.id, title, createdAt: ctx.now() }).returning();
     if (memberIds.length) {
@@ -148,26 +148,24 @@ export async function createTeam(ctx: RequestContext, organizationId: string, in
   return team;
 }
 
-/** The team, refused unless the viewer may manage it. */
-async function manageableTeam(ctx: RequestContext, organizationId: string, teamId: string, doing: string): Promise<TeamRow> {
-  const team = await getTeam(ctx, organizationId, teamId);
+/** Refuses unless the viewer may manage the team (loaded by `getTeam`/`getTeamById`). */
+async function assertManagesTeam(ctx: RequestContext, team: TeamRow, doing: string): Promise<void> {
   await ctx.authz.assert('team:admin', team, `Only organization admins and team owners can ${doing}`);
-  return team;
 }
 
-export async function updateTeam(ctx: RequestContext, organizationId: string, teamId: string, input: TeamUpdateInput): Promise<TeamRow> {
-  const team = await manageableTeam(ctx, organizationId, teamId, 'rename a team');
+export async function updateTeam(ctx: RequestContext, team: TeamRow, input: TeamUpdateInput): Promise<TeamRow> {
+  await assertManagesTeam(ctx, team, 'rename a team');
   const { title } = parseInput(teamUpdateSchema, input);
   const [updated] = await ctx.db.update(teams).set({ title }).where(eq(teams.id, team.id)).returning();
-  teamById(ctx).clear(teamId).prime(teamId, updated);
+  teamById(ctx).clear(team.id).prime(team.id, updated);
   return updated;
 }
 
-/** Deletes a team; its members stay in the organization. A missing team is NOT_FOUND. */
-export async function deleteTeam(ctx: RequestContext, organizationId: string, teamId: string): Promise<void> {
-  const team = await manageableTeam(ctx, organizationId, teamId, 'delete a team');
+/** Deletes a team; its members stay in the organization. */
+export async function deleteTeam(ctx: RequestContext, team: TeamRow): Promise<void> {
+  await assertManagesTeam(ctx, team, 'delete a team');
   await ctx.db.delete(teams).where(eq(teams.id, team.id));
-  teamById(ctx).clear(teamId);
+  teamById(ctx).clear(team.id);
   forgetTeamRoles(ctx);
 }
 
@@ -200,12 +198,11 @@ export async function listMembersOfTeams(ctx: RequestContext, teamRows: readonly
  * Adds, removes and re-roles team members in one go. A user named in both `add` and `remove` ends
  * up removed; `memberships` sets roles of users added now or already in the team.
  */
-export async function updateTeamMembers(ctx: RequestContext, organizationId: string, teamId: string, input: TeamMembersUpdateInput): Promise<TeamRow> {
-  const team = await manageableTeam(ctx, organizationId, teamId, 'manage team members');
-  const org = await getOrganization(ctx, team.organizationId);
+export async function updateTeamMembers(ctx: RequestContext, team: TeamRow, input: TeamMembersUpdateInput): Promise<TeamRow> {
+  await assertManagesTeam(ctx, team, 'manage team members');
   const { add = [], remove = [], memberships = {} } = parseInput(teamMembersUpdateSchema, input);
-  const added = await resolveMembers(ctx, org, add, 'add');
-  const roleTargets = await resolveMembers(ctx, org, Object.keys(memberships), 'memberships');
+  const added = await resolveMembers(ctx, team.organizationId, add, 'add');
+  const roleTargets = await resolveMembers(ctx, team.organizationId, Object.keys(memberships), 'memberships');
   // Removing someone who is not in the organization is a no-op, like every other delete.
   const removedIds = new Set(
     (
@@ -223,7 +220,7 @@ export async function updateTeamMembers(ctx: RequestContext, organizationId: str
     if (toAdd.length) {
       await tx
         .insert(teamMembers)
-        .values(toAdd.map((userId) => ({ teamId: team.id, organizationId: org.id, userId, role: roles.get(userId) ?? 'member', addedAt: ctx.now() })))
+        .values(toAdd.map((userId) => ({ teamId: team.id, organizationId: team.organizationId, userId, role: roles.get(userId) ?? 'member', addedAt: ctx.now() })))
         .onConflictDoNothing();
     }
     for (const [userId, role] of roles) {
@@ -236,8 +233,8 @@ export async function updateTeamMembers(ctx: RequestContext, organizationId: str
 }
 
 /** Adds one member of the organization to the team, or changes their team role. */
-export async function setTeamMember(ctx: RequestContext, organizationId: string, teamId: string, userId: string, input: TeamMemberSetInput): Promise<TeamRow> {
-  const team = await manageableTeam(ctx, organizationId, teamId, 'manage team members');
+export async function setTeamMember(ctx: RequestContext, team: TeamRow, userId: string, input: TeamMemberSetInput): Promise<TeamRow> {
+  await assertManagesTeam(ctx, team, 'manage team members');
   const { role = 'member' } = parseInput(teamMemberSetSchema, input ?? {});
   const member = await memberByKey(ctx).load({ organizationId: team.organizationId, userId });
   if (!member) throw new NotFoundError('Member');
@@ -250,8 +247,8 @@ export async function setTeamMember(ctx: RequestContext, organizationId: string,
 }
 
 /** Removing someone who is not in the team succeeds. */
-export async function removeTeamMember(ctx: RequestContext, organizationId: string, teamId: string, userId: string): Promise<TeamRow> {
-  const team = await manageableTeam(ctx, organizationId, teamId, 'manage team members');
+export async function removeTeamMember(ctx: RequestContext, team: TeamRow, userId: string): Promise<TeamRow> {
+  await assertManagesTeam(ctx, team, 'manage team members');
   await ctx.db.delete(teamMembers).where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, userId)));
   forgetTeamRoles(ctx, { teamId: team.id, userId });
   return team;

@@ -2,7 +2,7 @@ import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, type RestRouter } from '../../rest/router';
 import type { TranslationCreateInput, TranslationUpdateInput } from './input';
 import { presentTranslation } from './present';
-import { createTranslation, deleteTranslation, getTranslation, listTranslations, runTranslation, updateTranslation } from './service';
+import { createTranslation, deleteTranslation, findTranslation, getTranslation, listTranslations, runTranslation, updateTranslation } from './service';
 
 const ONE = '/v1/orgs/:organizationId/translations/:translationId';
 
@@ -21,16 +21,16 @@ export function translationRoutes(r: RestRouter): void {
 
   r.put(ONE, async ({ ctx, params, body }) => ({
     status: 200,
-    body: await presentTranslation(ctx, await updateTranslation(ctx, params.organizationId, params.translationId, bodyAs<TranslationUpdateInput>(body))),
+    body: await presentTranslation(ctx, await updateTranslation(ctx, await getTranslation(ctx, params.organizationId, params.translationId), bodyAs<TranslationUpdateInput>(body))),
   }));
 
   r.delete(ONE, async ({ ctx, params }) => {
-    await deleteTranslation(ctx, params.organizationId, params.translationId);
+    await deleteTranslation(ctx, await findTranslation(ctx, params.organizationId, params.translationId));
     return { status: 204 };
   });
 
   r.post(`${ONE}/run`, async ({ ctx, params }) => {
-    await runTranslation(ctx, params.organizationId, params.translationId);
+    await runTranslation(ctx, await getTranslation(ctx, params.organizationId, params.translationId));
     return { status: 204 };
   });
 }

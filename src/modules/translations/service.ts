@@ -43,9 +43,14 @@ async function visibleIn(ctx: RequestContext, org: OrganizationRow, id: string):
 
 /** A translation of the organization the viewer may see; anything else, another organization's included, is NOT_FOUND. */
 export async function getTranslation(ctx: RequestContext, organizationId: string, id: string): Promise<TranslationRow> {
-  const row = await visibleIn(ctx, await getOrganization(ctx, organizationId), id);
+  const row = await findTranslation(ctx, organizationId, id);
   if (!row) throw new NotFoundError('Translation');
   return row;
+}
+
+/** Like `getTranslation`, but null for a translation the viewer cannot see (a delete of it succeeds); the organization must be visible. */
+export async function findTranslation(ctx: RequestContext, organizationId: string, id: string): Promise<TranslationRow | null> {
+  return (await visibleIn(ctx, await getOrganization(ctx, organizationId), id)) ?? null;
 }
 
 /** A translation by id alone (GraphQL's node and mutations); NOT_FOUND unless the viewer may see it. */
@@ -127,15 +132,13 @@ export async function createTranslation(ctx: RequestContext, organizationId: str
   return row!;
 }
 
-async function managed(ctx: RequestContext, organizationId: string, id: string): Promise<TranslationRow> {
-  const row = await getTranslation(ctx, organizationId, id);
+async function assertManages(ctx: RequestContext, row: TranslationRow): Promise<void> {
   await ctx.authz.assert('translation:manage', row, 'Only organization admins and creators can manage translations');
-  return row;
 }
 
 /** Replaces the instructions given to the translator. */
-export async function updateTranslation(ctx: RequestContext, organizationId: string, id: string, input: TranslationUpdateInput): Promise<TranslationRow> {
-  const row = await managed(ctx, organizationId, id);
+export async function updateTranslation(ctx: RequestContext, row: TranslationRow, input: TranslationUpdateInput): Promise<TranslationRow> {
+  await assertManages(ctx, row);
   const { instructions } = parseInput(translationUpdateSchema, input);
   const [updated] = await ctx.db
     .update(translations)
@@ -147,11 +150,10 @@ export async function updateTranslation(ctx: RequestContext, organizationId: str
   return updated;
 }
 
-/** Deletes the translation; the space it wrote stays. A missing one is deleted already. */
-export async function deleteTranslation(ctx: RequestContext, organizationId: string, id: string): Promise<void> {
-  const row = await visibleIn(ctx, await getOrganization(ctx, organizationId), id);
+/** Deletes the translation; the space it wrote stays. A missing one (null, from `findTranslation`) is deleted already. */
+export async function deleteTranslation(ctx: RequestContext, row: TranslationRow | null): Promise<void> {
   if (!row) return;
-  await ctx.authz.assert('translation:manage', row, 'Only organization admins and creators can manage translations');
+  await assertManages(ctx, row);
   await ctx.db.delete(translations).where(eq(translations.id, row.id));
   translationById(ctx).clear(row.id);
 }
@@ -161,9 +163,9 @@ export async function deleteTranslation(ctx: RequestContext, organizationId: str
  * (made by the first run), acting as the caller. Refused while a run is queued or running, and
  * when the server has no translation provider.
  */
-export async function runTranslation(ctx: RequestContext, organizationId: string, id: string): Promise<TranslationRow> {
+export async function runTranslation(ctx: RequestContext, row: TranslationRow): Promise<TranslationRow> {
   const viewer = requireViewer(ctx);
-  const row = await managed(ctx, organizationId, id);
+  await assertManages(ctx, row);
   if (!ctx.config.translate) throw new PreconditionFailedError(NO_PROVIDER_MESSAGE);
   const queued = await markQueued(ctx.db, row.id, viewer.user.id, ctx.now());
   if (!queued) throw new ConflictError('A run of this translation is already queued or running: wait for it to finish');

@@ -20,8 +20,7 @@ defineMutation('integrationInstall', {
   fields: { organization: 'organizationId' },
   payload: installation('The new installation.'),
   resolve: async ({ integrationId, organizationId }, ctx) => {
-    const integration = await getIntegrationById(ctx, integrationId.id);
-    return { installation: await installIntegration(ctx, integration.name, { organization: organizationId.id }) };
+    return { installation: await installIntegration(ctx, await getIntegrationById(ctx, integrationId.id), { organization: organizationId.id }) };
   },
 });
 
@@ -45,7 +44,7 @@ defineMutation('integrationInstallationUpdate', {
       ...(siteSelection != null ? { site_selection: siteSelection } : {}),
       ...(externalIds != null ? { externalIds } : {}),
     };
-    return { installation: await updateInstallation(ctx, found.integration.name, found.installation.id, input) };
+    return { installation: await updateInstallation(ctx, found, input) };
   },
 });
 
@@ -60,8 +59,7 @@ defineMutation('integrationInstallationSpacesSet', {
   fields: { spaces: 'spaceIds' },
   payload: installation('The installation, with its spaces after the change.'),
   resolve: async ({ installationId, spaceIds }, ctx) => {
-    const found = await getInstallationById(ctx, installationId.id);
-    return { installation: await setInstallationSpaces(ctx, found.integration.name, found.installation.id, { spaces: spaceIds.map((s) => s.id) }) };
+    return { installation: await setInstallationSpaces(ctx, await getInstallationById(ctx, installationId.id), { spaces: spaceIds.map((s) => s.id) }) };
   },
 });
 
@@ -71,7 +69,7 @@ defineMutation('integrationUninstall', {
   payload: { deletedInstallationId: { type: 'ID', description: 'Global id of the installation removed.' } },
   resolve: async ({ installationId }, ctx) => {
     const found = await getInstallationById(ctx, installationId.id);
-    await uninstallIntegration(ctx, found.integration.name, found.installation.id);
+    await uninstallIntegration(ctx, found);
     return { deletedInstallationId: encodeGlobalID('IntegrationInstallation', found.installation.id) };
   },
 });

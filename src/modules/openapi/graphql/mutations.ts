@@ -29,10 +29,7 @@ defineMutation('openApiSpecUpdate', {
     visibility: t.field({ type: OpenApiVisibilityEnum, required: true, description: 'Its new visibility.' }),
   }),
   payload: { spec: { type: OpenApiSpecRef, description: 'The specification after the change.' } },
-  resolve: async ({ specId, visibility }, ctx) => {
-    const { organization, row } = await getSpecById(ctx, specId.id);
-    return { spec: await updateSpecVisibility(ctx, organization.id, row.slug, { visibility }) };
-  },
+  resolve: async ({ specId, visibility }, ctx) => ({ spec: await updateSpecVisibility(ctx, await getSpecById(ctx, specId.id), { visibility }) }),
 });
 
 defineMutation('openApiSpecDelete', {
@@ -40,8 +37,8 @@ defineMutation('openApiSpecDelete', {
   input: (t) => ({ specId: t.globalID({ for: OpenApiSpecRef, required: true, description: 'The specification.' }) }),
   payload: { deletedSpecId: { type: 'ID', description: 'Global id of the deleted specification.' } },
   resolve: async ({ specId }, ctx) => {
-    const { organization, row } = await getSpecById(ctx, specId.id);
-    await deleteSpec(ctx, organization.id, row.slug);
-    return { deletedSpecId: encodeGlobalID('OpenAPISpec', row.id) };
+    const spec = await getSpecById(ctx, specId.id);
+    await deleteSpec(ctx, spec);
+    return { deletedSpecId: encodeGlobalID('OpenAPISpec', spec.row.id) };
   },
 });

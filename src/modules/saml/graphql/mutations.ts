@@ -50,9 +50,8 @@ defineMutation('samlProviderUpdate', {
   fields: FIELDS,
   payload: providerPayload('The provider after the change.'),
   resolve: async ({ samlProviderId, label, entityId, ssoUrl, certificate, defaultTeamId, defaultRole }, ctx) => {
-    const provider = await getSamlProviderById(ctx, samlProviderId.id);
     return {
-      samlProvider: await updateSamlProvider(ctx, provider.organizationId, provider.id, {
+      samlProvider: await updateSamlProvider(ctx, await getSamlProviderById(ctx, samlProviderId.id), {
         label: label ?? undefined,
         entityID: entityId ?? undefined,
         ssoURL: ssoUrl ?? undefined,

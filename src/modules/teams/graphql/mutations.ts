@@ -27,10 +27,7 @@ defineMutation('teamUpdate', {
     title: t.string({ required: true, description: 'New name, 1 to 64 characters.' }),
   }),
   payload: teamPayload('The team after the change.'),
-  resolve: async ({ teamId, title }, ctx) => {
-    const team = await getTeamById(ctx, teamId.id);
-    return { team: await updateTeam(ctx, team.organizationId, team.id, { title }) };
-  },
+  resolve: async ({ teamId, title }, ctx) => ({ team: await updateTeam(ctx, await getTeamById(ctx, teamId.id), { title }) }),
 });
 
 defineMutation('teamDelete', {
@@ -39,7 +36,7 @@ defineMutation('teamDelete', {
   payload: { deletedTeamId: { type: 'ID', description: 'Global ID of the team that no longer exists.' } },
   resolve: async ({ teamId }, ctx) => {
     const team = await getTeamById(ctx, teamId.id);
-    await deleteTeam(ctx, team.organizationId, team.id);
+    await deleteTeam(ctx, team);
     return { deletedTeamId: encodeGlobalID('Team', team.id) };
   },
 });
@@ -65,7 +62,7 @@ defineMutation('teamMembersUpdate', {
   resolve: async ({ teamId, add, remove, roles }, ctx) => {
     const team = await getTeamById(ctx, teamId.id);
     const memberships = Object.fromEntries((roles ?? []).map((r) => [r.user, { role: r.role }]));
-    return { team: await updateTeamMembers(ctx, team.organizationId, team.id, { add: add ?? [], remove: remove ?? [], memberships }) };
+    return { team: await updateTeamMembers(ctx, team, { add: add ?? [], remove: remove ?? [], memberships }) };
   },
 });
 
@@ -77,10 +74,9 @@ defineMutation('teamMemberSet', {
     role: t.field({ type: TeamRoleEnum, description: 'Their role in the team; MEMBER when absent.' }),
   }),
   payload: teamPayload('The team after the change.'),
-  resolve: async ({ teamId, memberId, role }, ctx) => {
-    const team = await getTeamById(ctx, teamId.id);
-    return { team: await setTeamMember(ctx, team.organizationId, team.id, splitMemberNodeId(memberId.id).userId, { role: role ?? undefined }) };
-  },
+  resolve: async ({ teamId, memberId, role }, ctx) => ({
+    team: await setTeamMember(ctx, await getTeamById(ctx, teamId.id), splitMemberNodeId(memberId.id).userId, { role: role ?? undefined }),
+  }),
 });
 
 defineMutation('teamMemberRemove', {
@@ -90,8 +86,7 @@ defineMutation('teamMemberRemove', {
     memberId: t.globalID({ for: OrganizationMemberRef, required: true, description: 'The organization member to remove.' }),
   }),
   payload: teamPayload('The team after the change.'),
-  resolve: async ({ teamId, memberId }, ctx) => {
-    const team = await getTeamById(ctx, teamId.id);
-    return { team: await removeTeamMember(ctx, team.organizationId, team.id, splitMemberNodeId(memberId.id).userId) };
-  },
+  resolve: async ({ teamId, memberId }, ctx) => ({
+    team: await removeTeamMember(ctx, await getTeamById(ctx, teamId.id), splitMemberNodeId(memberId.id).userId),
+  }),
 });

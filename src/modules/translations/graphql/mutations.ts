@@ -31,11 +31,6 @@ defineMutation('translationCreate', {
   }),
 });
 
-/** The organization of a translation, from its id: mutations name only the translation. */
-async function organizationOf(ctx: Parameters<typeof getTranslationById>[0], id: string): Promise<string> {
-  return (await getTranslationById(ctx, id)).organizationId;
-}
-
 defineMutation('translationUpdate', {
   description: 'Replaces the instructions of a translation; the next run uses them. Organization admins and creators only.',
   input: (t) => ({
@@ -44,7 +39,7 @@ defineMutation('translationUpdate', {
   }),
   payload: { translation: { type: TranslationRef, description: 'The translation after the change.' } },
   resolve: async ({ translationId, instructions }, ctx) => ({
-    translation: await updateTranslation(ctx, await organizationOf(ctx, translationId.id), translationId.id, { instructions: instructions as Record<string, unknown> }),
+    translation: await updateTranslation(ctx, await getTranslationById(ctx, translationId.id), { instructions: instructions as Record<string, unknown> }),
   }),
 });
 
@@ -54,11 +49,11 @@ defineMutation('translationDelete', {
   payload: { deletedTranslationId: { type: 'ID', description: 'Global ID of the translation that no longer exists.' } },
   resolve: async ({ translationId }, ctx) => {
     // A translation the caller cannot see is deleted already, as over REST.
-    const organizationId = await organizationOf(ctx, translationId.id).catch((error: unknown) => {
+    const row = await getTranslationById(ctx, translationId.id).catch((error: unknown) => {
       if ((error as { code?: string }).code === 'NOT_FOUND') return null;
       throw error;
     });
-    if (organizationId) await deleteTranslation(ctx, organizationId, translationId.id);
+    await deleteTranslation(ctx, row);
     return { deletedTranslationId: encodeGlobalID('Translation', translationId.id) };
   },
 });
@@ -70,5 +65,5 @@ defineMutation('translationRun', {
     'has no translation provider (PRECONDITION_FAILED, saying which settings to set). Organization admins and creators only.',
   input: (t) => ({ translationId: t.globalID({ for: TranslationRef, required: true, description: 'The translation to run.' }) }),
   payload: { translation: { type: TranslationRef, description: 'The translation, its run queued (status PENDING).' } },
-  resolve: async ({ translationId }, ctx) => ({ translation: await runTranslation(ctx, await organizationOf(ctx, translationId.id), translationId.id) }),
+  resolve: async ({ translationId }, ctx) => ({ translation: await runTranslation(ctx, await getTranslationById(ctx, translationId.id)) }),
 });
