@@ -1,8 +1,6 @@
-import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { collectionById, contentRole, forgetContentAccess, rememberCollection } from '../../access-control/content';
 import { spaceAllows, type SPACE_RULES } from '../../access-control/policies';
-import type { Db } from '../../db/client';
-import type { JobDefinition } from '../../jobs/job';
 import { byTimeThenId, keysetPage, keysetPages, type KeysetInclude, type KeysetSpec } from '../../db/keyset';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError } from '../../domain/errors';
@@ -24,13 +22,13 @@ import { spaceById } from './loaders';
 import type { SpaceVisibility } from '../../domain/spaces';
 import { spaces, type SpaceRow } from '../../db/schema/spaces';
 import { emitIntegrationEvent } from '../events/service';
+import { RESTORE_WINDOW_MS } from './trash';
+
+export { purgeDeletedSpaces, purgeDeletedSpacesJob, RESTORE_WINDOW_MS } from './trash';
 
 /** Spaces by id, unchecked: for services that decide who sees what themselves. */
 export { spaceById } from './loaders';
 export { advanceSpaceRevision, currentRevisionId } from './queries';
-
-/** How long a deleted space can be restored before it is purged for good. */
-export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Rows of a list: loaded, and visible to the viewer since the list's SQL filter said so. */
 function remember(ctx: RequestContext, rows: Iterable<SpaceRow>): void {
@@ -351,19 +349,6 @@ export async function transferSpace(ctx: RequestContext, id: string, input: Tran
 }
 
 /** Links found in the space's current revision. Revisions hold no content yet, so none are. */
-/**
- * Deletes for good the spaces that have been in the trash for the whole restore window, with their
- * revisions and grants. System use: run by the scheduled purge job.
- */
-export async function purgeDeletedSpaces(db: Db, now: Date): Promise<string[]> {
-  const cutoff = new Date(now.getTime() - RESTORE_WINDOW_MS);
-  const purged = await db
-    .delete(spaces)
-    .where(and(isNotNull(spaces.deletedAt), lte(spaces.deletedAt, cutoff)))
-    .returning({ id: spaces.id });
-  return purged.map((p) => p.id);
-}
-
 export interface SpacePermissions {
   view: boolean;
   access: boolean;
@@ -396,17 +381,3 @@ export async function spacePermissions(ctx: RequestContext, row: SpaceRow): Prom
 export async function spaceCounters(_ctx: RequestContext, row: SpaceRow) {
   return { comments: row.commentsOpen, changeRequests: row.changeRequestsTotal, changeRequestsOpen: row.changeRequestsOpen, changeRequestsDraft: row.changeRequestsDraft };
 }
-
-/**
- * Deletes for good the spaces whose restore window is over. Hourly: a space can outlive its
- * window by up to an hour, which nobody can observe since restore already refuses it.
- */
-export const purgeDeletedSpacesJob: JobDefinition<{ purged: string[] }> = {
-  name: 'purge-deleted-spaces',
-  cron: '0 * * * *',
-  async run({ db, now, log }) {
-    const purged = await purgeDeletedSpaces(db, now());
-    log(`purge-deleted-spaces: purged ${purged.length} deleted space${purged.length === 1 ? '' : 's'}`);
-    return { purged };
-  },
-};
