@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeMarkdownLinks } from '../../domain/markdown-urls';
+import { acceptableMarkdown } from '../../domain/markdown-input';
 import { bodyObject } from '../../domain/validate';
 
 /** Longest comment or reply body, in characters of markdown. */
@@ -18,7 +18,7 @@ const body = z
         .string({ error: 'body.markdown must be a string' })
         .refine((s) => s.trim().length > 0, 'body.markdown must not be empty')
         .refine((s) => s.length <= MAX_BODY_LENGTH, { message: `body.markdown must be at most ${MAX_BODY_LENGTH} characters`, abort: true })
-        .superRefine(safeMarkdownLinks),
+        .superRefine(acceptableMarkdown),
       document: z.unknown().optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'body must be an object: { "markdown": "..." }' : undefined) },

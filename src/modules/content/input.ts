@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeMarkdownLinks } from '../../domain/markdown-urls';
+import { acceptableMarkdown } from '../../domain/markdown-input';
 import { isSafeUrl, LINK_URL, urlRuleText } from '../../domain/urls';
 import { bodyObject } from '../../domain/validate';
 
@@ -27,7 +27,7 @@ export const MAX_MARKDOWN_BYTES = 1_000_000;
 const markdown = z
   .string({ error: 'markdown must be a string' })
   .refine((text) => Buffer.byteLength(text) <= MAX_MARKDOWN_BYTES, { message: `markdown must be at most ${MAX_MARKDOWN_BYTES} bytes`, abort: true })
-  .superRefine(safeMarkdownLinks);
+  .superRefine(acceptableMarkdown);
 /** A link page's target: a URL, a path of the site, or the id of a page of the space. */
 const href = z
   .string({ error: 'href must be a string' })

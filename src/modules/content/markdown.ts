@@ -1,13 +1,11 @@
 import type { BlockContent, Content, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { markdownNodes, parseMarkdownTree } from '../../lib/markdown-tree';
 import { slugify } from './slugs';
 
 /*
  * A page body is markdown, as people write it; the platform's JSON document is derived from it with
- * a real parser (remark, with GitHub's extensions for tables, task lists and strikethrough). Links
+ * a real parser (markdown-it, with GitHub's tables, task lists and strikethrough; see lib/markdown-tree). Links
  * are resolved against the revision by the caller's `resolve`, so the same body points at pages and
  * files of whatever revision it sits in.
  */
@@ -26,10 +24,8 @@ export interface Resolved {
 
 export type Resolver = (href: string) => Resolved;
 
-const parser = unified().use(remarkParse).use(remarkGfm);
-
 export function parseMarkdown(markdown: string): Root {
-  return parser.parse(markdown);
+  return parseMarkdownTree(markdown);
 }
 
 type Json = Record<string, unknown>;
@@ -215,10 +211,8 @@ export function markdownToDocument(markdown: string, resolve: Resolver): Json {
 /** Every link and image of a body, in order, with what it resolves to. */
 export function markdownReferences(markdown: string, resolve: Resolver): (Resolved & { href: string; kind: 'link' | 'image' })[] {
   const found: (Resolved & { href: string; kind: 'link' | 'image' })[] = [];
-  const visit = (node: Root | Content) => {
+  for (const [node] of markdownNodes(parseMarkdown(markdown))) {
     if (node.type === 'link' || node.type === 'image') found.push({ href: node.url, kind: node.type, ...resolve(node.url) });
-    if ('children' in node) for (const child of node.children as Content[]) visit(child);
-  };
-  visit(parseMarkdown(markdown));
+  }
   return found;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeMarkdownLinks } from '../../domain/markdown-urls';
+import { acceptableMarkdown } from '../../domain/markdown-input';
 import { webUrlSchema } from '../../domain/urls';
 import { bodyObject, oneOf } from '../../domain/validate';
 
@@ -45,7 +45,7 @@ export const publishSchema = z.object(
     icon: base64('icon', 250 * 1024).optional(),
     title: z.string({ error: 'title is required' }).min(2, 'title must be 2 to 30 characters').max(30, 'title must be 2 to 30 characters'),
     description: z.string({ error: 'description is required' }).max(100, 'description must be at most 100 characters'),
-    summary: z.string().max(2048, { message: 'summary must be at most 2048 characters', abort: true }).superRefine(safeMarkdownLinks).optional(),
+    summary: z.string().max(2048, { message: 'summary must be at most 2048 characters', abort: true }).superRefine(acceptableMarkdown).optional(),
     previewImages: z.array(base64('previewImages', 1024 * 1024)).max(3, 'previewImages: at most 3 images').optional(),
     visibility: oneOf(INTEGRATION_VISIBILITIES, 'visibility').optional(),
     target: oneOf(INTEGRATION_TARGETS, 'target').optional(),

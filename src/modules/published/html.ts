@@ -1,13 +1,12 @@
 import type { Root as HastRoot, Element } from 'hast';
-import type { Root as MdRoot, Nodes as MdNodes } from 'mdast';
+import type { Root as MdRoot } from 'mdast';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { markdownNodes, parseMarkdownTree } from '../../lib/markdown-tree';
 
 /** A heading of the page, for its "on this page" outline. */
 export interface Heading {
@@ -19,14 +18,10 @@ export interface Heading {
 /** Where a link or an image of the markdown points on the published site; null leaves it as written. */
 export type Rewrite = (href: string, kind: 'link' | 'image') => string | null;
 
-function rewriteUrls(rewrite: Rewrite) {
-  return (tree: MdRoot) => {
-    const visit = (node: MdNodes) => {
-      if (node.type === 'link' || node.type === 'image') node.url = rewrite(node.url, node.type) ?? node.url;
-      if ('children' in node) node.children.forEach((c) => visit(c as MdNodes));
-    };
-    visit(tree);
-  };
+function rewriteUrls(tree: MdRoot, rewrite: Rewrite) {
+  for (const [node] of markdownNodes(tree)) {
+    if (node.type === 'link' || node.type === 'image') node.url = rewrite(node.url, node.type) ?? node.url;
+  }
 }
 
 function collectHeadings(into: Heading[]) {
@@ -45,18 +40,17 @@ function collectHeadings(into: Heading[]) {
  */
 export async function markdownToHtml(markdown: string, rewrite: Rewrite): Promise<{ html: string; headings: Heading[] }> {
   const headings: Heading[] = [];
-  const file = await unified()
-    .use(remarkParse)
-    .use(remarkGfm)
-    .use(() => rewriteUrls(rewrite))
+  const tree = parseMarkdownTree(markdown);
+  rewriteUrls(tree, rewrite);
+  const processor = unified()
     .use(remarkRehype)
     .use(rehypeSanitize, { ...defaultSchema, clobberPrefix: '' })
     .use(rehypeSlug)
     .use(() => collectHeadings(headings))
     .use(rehypeHighlight, { detect: false })
-    .use(rehypeStringify)
-    .process(markdown);
-  return { html: String(file), headings };
+    .use(rehypeStringify);
+  const html = processor.stringify(await processor.run(tree));
+  return { html, headings };
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

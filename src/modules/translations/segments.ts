@@ -1,8 +1,8 @@
 import type { Nodes, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { parseMarkdownTree } from '../../lib/markdown-tree';
 
 /*
  * Only prose is sent to the engine: the markdown is parsed into its syntax tree, the text nodes
@@ -11,7 +11,7 @@ import { unified } from 'unified';
  * the same tree, which is serialized to markdown again.
  */
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkStringify, { bullet: '-', fences: true, rule: '-', listItemIndent: 'one' });
+const processor = unified().use(remarkGfm).use(remarkStringify, { bullet: '-', fences: true, rule: '-', listItemIndent: 'one' });
 
 /** A piece of prose to translate, and where its translation goes. */
 export interface Segment {
@@ -41,7 +41,7 @@ export function plainSegment(value: string, set: (value: string) => void): Segme
 
 /** A markdown body's segments, and how to write the body once they are all put. */
 export function markdownSegments(markdown: string): { segments: Segment[]; render(): string } {
-  const tree = processor.parse(markdown) as Root;
+  const tree: Root = parseMarkdownTree(markdown);
   const segments: Segment[] = [];
   const visit = (node: Nodes) => {
     if (KEPT.has(node.type)) return;

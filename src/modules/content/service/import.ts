@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../../context/request-context';
 import { ValidationError } from '../../../domain/errors';
+import { markdownProblem } from '../../../domain/markdown-input';
 import { FetchRefused } from '../../../lib/safe-fetch';
 import type { RevisionPointer } from '../commit';
 import { IMPORT_SOURCES, fetchImport } from '../import';
@@ -26,6 +27,10 @@ export async function importContent(ctx: RequestContext, spaceId: string, input:
     throw error;
   }
   if (imported.pages.length === 0) throw new ValidationError(`url: nothing to import was found at ${body.url}`, ['url']);
+  for (const page of imported.pages) {
+    const problem = page.markdown === undefined ? null : markdownProblem(page.markdown, { links: false });
+    if (problem) throw new ValidationError(`url: the page "${page.title}" cannot be imported: ${problem}`, ['url']);
+  }
   const written = await addContent(ctx, spaceId, imported, 'append', pointer);
   return { revision: written.tree.revision.id, importedResources: written.pageIds.length + written.fileIds.length, totalResources: imported.total };
 }
