@@ -2,6 +2,7 @@ import { unzipSync } from 'fflate';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import { ValidationError } from '../../domain/errors';
+import { checkHtml, MAX_HTML_DEPTH, type HtmlCheck } from '../../lib/html-depth';
 import { FetchRefused, safeFetch, type FetchedResource } from '../../lib/safe-fetch';
 import type { NewFile, NewPage } from '../../domain/content';
 import { slugify, uniqueSlug } from './slugs';
@@ -48,6 +49,30 @@ function turndown(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   service.remove(['script', 'style', 'title', 'head', 'noscript']);
   return service;
+}
+
+const HTML_REFUSED: Record<Exclude<HtmlCheck, { ok: true }>['problem'], string> = {
+  'too deep': `nests HTML elements more than ${MAX_HTML_DEPTH} levels deep; the limit is ${MAX_HTML_DEPTH}`,
+  'too many elements': 'would build more HTML elements than it has characters (formatting tags left open, reopened in every block)',
+  'too tangled': 'has HTML tags too misnested to convert',
+};
+
+/**
+ * Refuses HTML that converting would walk too deep or too long (src/lib/html-depth.ts), before
+ * turndown parses it. `what` names it in the message: its URL, its path in the archive.
+ */
+function assertConvertible(html: string, what: string): void {
+  const checked = checkHtml(html);
+  if (!checked.ok) throw new ValidationError(`url: ${what} ${HTML_REFUSED[checked.problem]}`, ['url']);
+}
+
+/** Converts HTML that `assertConvertible` took; what turndown cannot read (a <frameset> for a body) is refused too. */
+function convert(converter: TurndownService, html: string, what: string): string {
+  try {
+    return converter.turndown(html);
+  } catch {
+    throw new ValidationError(`url: ${what} could not be converted from HTML`, ['url']);
+  }
 }
 
 function htmlTitle(html: string): string | undefined {
@@ -103,7 +128,9 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
   const failed = new Set<string>();
   const queue = [first.url.split('#')[0]!];
   const seen = new Set(queue);
-  pages.set(queue[0]!, first.bytes.toString('utf8'));
+  const firstHtml = first.bytes.toString('utf8');
+  assertConvertible(firstHtml, start);
+  pages.set(queue[0]!, firstHtml);
   order.push(queue[0]!);
   while (queue.length > 0 && !single) {
     const url = queue.shift()!;
@@ -111,7 +138,10 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
       if (pages.size >= IMPORT_LIMITS.pages || budget.expired) break;
       try {
         const fetched = await budget.fetch(url, HTML);
-        pages.set(url, fetched.bytes.toString('utf8'));
+        const html = fetched.bytes.toString('utf8');
+        // A page that cannot be converted is left out, as one that cannot be fetched.
+        assertConvertible(html, url);
+        pages.set(url, html);
         order.push(url);
       } catch {
         failed.add(url);
@@ -148,7 +178,7 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
   const converter = turndown();
   const result: NewPage[] = [];
   for (const url of order) {
-    const markdown = converter.turndown(pages.get(url)!);
+    const markdown = convert(converter, pages.get(url)!, url);
     const images: string[] = [];
     for (const match of markdown.matchAll(MD_LINK)) if (match[1] === '!') images.push(match[3]!);
     for (const src of images) {
@@ -247,7 +277,8 @@ async function importZip(url: string, budget: Budget): Promise<ImportedContent> 
   for (const path of ordered) {
     const raw = Buffer.from(entries[path]!).toString('utf8');
     const isHtml = /\.html?$/i.test(path);
-    const markdown = isHtml ? converter.turndown(raw) : raw;
+    if (isHtml) assertConvertible(raw, path);
+    const markdown = isHtml ? convert(converter, raw, path) : raw;
     const title = (isHtml ? htmlTitle(raw) : markdownTitle(raw)) ?? baseName(path);
     texts.set(path, { title, markdown, slug: slugs.assign(title) });
   }
@@ -294,7 +325,8 @@ async function importDocx(url: string, budget: Budget): Promise<ImportedContent>
   } catch {
     throw new FetchRefused('url: the resource is not a readable docx document');
   }
-  const markdown = turndown().turndown(html);
+  assertConvertible(html, 'the document');
+  const markdown = convert(turndown(), html, 'the document');
   const title = markdownTitle(markdown) ?? (baseName(new URL(fetched.url).pathname).replace(/\.docx$/i, '') || 'Imported document');
   return { pages: [{ title, markdown }], files, total: 1 + files.length };
 }
