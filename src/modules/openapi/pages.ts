@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import type { OpenApiSpecVersionRow, SpecOperation } from '../../db/schema/openapi';
+import { specTextTooDeep } from './processing';
 
 /** A page computed from a spec version: its key is stable across versions, so its id is too. */
 export interface GeneratedPage {
@@ -56,6 +57,8 @@ function modelNames(version: OpenApiSpecVersionRow): string[] {
   if (cached) return cached;
   let names: string[] = [];
   try {
+    // A version stored before nesting was checked is measured before it is parsed again.
+    if (specTextTooDeep(version.text)) throw new Error('nested too deep');
     const doc = (version.text.trimStart().startsWith('{') ? JSON.parse(version.text) : parseYaml(version.text, { maxAliasCount: 100 })) as {
       components?: { schemas?: Record<string, unknown> };
       definitions?: Record<string, unknown>;
