@@ -23,6 +23,12 @@
 /** Elements inside one another, the document's own: <html> and <body>, always there, not counted. */
 export const MAX_HTML_DEPTH = 256;
 
+/**
+ * Attributes of one element. The parser looks through an element's attributes for each new one
+ * (40,000 on one element took 3.5 s); pages use a few dozen at most.
+ */
+export const MAX_HTML_ATTRIBUTES = 256;
+
 /** Steps through the open elements allowed per character: among 12,000 real pages, the most took 0.3. */
 const WORK_PER_CHARACTER = 4;
 
@@ -33,11 +39,13 @@ export interface HtmlMeasure {
   elements: number;
   /** Steps taken through the open elements and the formatting elements to reopen. */
   work: number;
+  /** The most attributes one tag has. */
+  attributes: number;
   /** Set when a limit stopped the pass. */
-  stopped?: 'depth' | 'elements' | 'work';
+  stopped?: 'depth' | 'elements' | 'work' | 'attributes';
 }
 
-export type HtmlCheck = { ok: true } | { ok: false; problem: 'too deep' | 'too many elements' | 'too tangled' };
+export type HtmlCheck = { ok: true } | { ok: false; problem: 'too deep' | 'too many elements' | 'too tangled' | 'too many attributes' };
 
 /**
  * Refuses a document nested deeper than `maxDepth`, one that would build more elements than it
@@ -46,8 +54,9 @@ export type HtmlCheck = { ok: true } | { ok: false; problem: 'too deep' | 'too m
  */
 export function checkHtml(html: string, maxDepth: number = MAX_HTML_DEPTH): HtmlCheck {
   const budget = html.length + 1024;
-  const measured = measureHtml(html, { maxDepth, maxElements: budget, maxWork: WORK_PER_CHARACTER * budget });
+  const measured = measureHtml(html, { maxDepth, maxElements: budget, maxWork: WORK_PER_CHARACTER * budget, maxAttributes: MAX_HTML_ATTRIBUTES });
   if (measured.stopped === 'depth') return { ok: false, problem: 'too deep' };
+  if (measured.stopped === 'attributes') return { ok: false, problem: 'too many attributes' };
   if (measured.stopped === 'elements') return { ok: false, problem: 'too many elements' };
   if (measured.stopped === 'work') return { ok: false, problem: 'too tangled' };
   return { ok: true };
@@ -125,11 +134,13 @@ interface Tag {
   attributes: string;
   /** font with color, face or size (it ends foreign content); annotation-xml with an HTML encoding. */
   flag: boolean;
+  /** How many attributes it has (each name counted). */
+  count: number;
 }
 
 /** Why the pass stopped early. */
 class Stop extends Error {
-  constructor(readonly reason: 'depth' | 'elements' | 'work' | 'text') {
+  constructor(readonly reason: 'depth' | 'elements' | 'work' | 'attributes' | 'text') {
     super(reason);
   }
 }
@@ -878,9 +889,10 @@ function readTag(html: string, at: number, wantFlag: boolean): { tag: Tag; end: 
   const attributesAt = i;
   let selfClosing = false;
   let flag = false;
+  let count = 0;
   for (;;) {
     while (i < length && isSpace(html.charCodeAt(i))) i++;
-    if (i >= length) return { tag: { name, selfClosing, attributes: html.slice(attributesAt), flag }, end: length };
+    if (i >= length) return { tag: { name, selfClosing, attributes: html.slice(attributesAt), flag, count }, end: length };
     let c = html.charCodeAt(i);
     if (c === 0x3e) break;
     if (c === 0x2f) {
@@ -892,6 +904,7 @@ function readTag(html: string, at: number, wantFlag: boolean): { tag: Tag; end: 
       continue;
     }
     // An attribute name (its first character may be `=`).
+    count++;
     const nameAt = i;
     i++;
     while (i < length) {
@@ -906,12 +919,12 @@ function readTag(html: string, at: number, wantFlag: boolean): { tag: Tag; end: 
     if (html.charCodeAt(i) !== 0x3d) continue;
     i++;
     while (i < length && isSpace(html.charCodeAt(i))) i++;
-    if (i >= length) return { tag: { name, selfClosing, attributes: html.slice(attributesAt), flag }, end: length };
+    if (i >= length) return { tag: { name, selfClosing, attributes: html.slice(attributesAt), flag, count }, end: length };
     c = html.charCodeAt(i);
     let value: string;
     if (c === 0x22 || c === 0x27) {
       const close = html.indexOf(c === 0x22 ? '"' : "'", i + 1);
-      if (close < 0) return { tag: { name, selfClosing, attributes: html.slice(attributesAt), flag }, end: length };
+      if (close < 0) return { tag: { name, selfClosing, attributes: html.slice(attributesAt), flag, count }, end: length };
       value = encoding ? html.slice(i + 1, close) : '';
       i = close + 1;
     } else {
@@ -924,11 +937,13 @@ function readTag(html: string, at: number, wantFlag: boolean): { tag: Tag; end: 
       if (type === 'text/html' || type === 'application/xhtml+xml') flag = true;
     }
   }
-  return { tag: { name, selfClosing, attributes: html.slice(attributesAt, i), flag }, end: i + 1 };
+  return { tag: { name, selfClosing, attributes: html.slice(attributesAt, i), flag, count }, end: i + 1 };
 }
 
 /** Measures `html` in one pass, stopping as soon as a limit is passed. */
-export function measureHtml(html: string, limits: { maxDepth?: number; maxElements?: number; maxWork?: number } = {}): HtmlMeasure {
+export function measureHtml(html: string, limits: { maxDepth?: number; maxElements?: number; maxWork?: number; maxAttributes?: number } = {}): HtmlMeasure {
+  const maxAttributes = limits.maxAttributes ?? Infinity;
+  let attributes = 0;
   const shape = new Shape(limits.maxDepth ?? Infinity, limits.maxElements ?? Infinity, limits.maxWork ?? Infinity);
   const endTags = new EndTags(html);
   const length = html.length;
@@ -952,6 +967,10 @@ export function measureHtml(html: string, limits: { maxDepth?: number; maxElemen
         const read = readTag(html, i + 1, true);
         i = read.end;
         const { tag } = read;
+        if (tag.count > attributes) {
+          attributes = tag.count;
+          if (attributes > maxAttributes) throw new Stop('attributes');
+        }
         if (shape.start(tag)) {
           // Text up to its end tag, or to the end. The parser turndown uses (domino) ends the text
           // of a `<script/>` (`/>` is ignored there) at the end tag of the start tag before it.
@@ -996,7 +1015,7 @@ export function measureHtml(html: string, limits: { maxDepth?: number; maxElemen
     if (!(error instanceof Stop)) throw error;
     if (error.reason !== 'text') stopped = error.reason;
   }
-  return { depth: shape.depth, elements: shape.elements, work: shape.work, ...(stopped ? { stopped } : {}) };
+  return { depth: shape.depth, elements: shape.elements, work: shape.work, attributes, ...(stopped ? { stopped } : {}) };
 }
 
 /** Past the comment whose text starts at `from`: at `-->` or `--!>` (`<!-->` and `<!--->` are empty). */

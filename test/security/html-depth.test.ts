@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { checkHtml, MAX_HTML_DEPTH, measureHtml } from '../../src/lib/html-depth';
+import { checkHtml, MAX_HTML_ATTRIBUTES, MAX_HTML_DEPTH, measureHtml } from '../../src/lib/html-depth';
 
 /** turndown's parser (its types declare another module name). */
 const domino = createRequire(import.meta.url)('@mixmark-io/domino') as { createDocument(html: string): Document };
@@ -134,6 +134,10 @@ describe('the HTML measure', () => {
     // 200 <b>s left open in a <div>, then <p>s: the parser builds the 200 again inside each.
     const reopened = '<div>' + Array.from({ length: 200 }, (_, i) => `<b id=${i}>`).join('') + '</div>' + '<p>x</p>'.repeat(5_000);
     expect(checkHtml(reopened)).toEqual({ ok: false, problem: 'too many elements' });
+    // The parser looks through an element's attributes for each new one.
+    const attributes = (n: number) => `<p ${Array.from({ length: n }, (_, i) => `a${i}=${i}`).join(' ')}>`;
+    expect(checkHtml(attributes(MAX_HTML_ATTRIBUTES))).toEqual({ ok: true });
+    expect(checkHtml(attributes(MAX_HTML_ATTRIBUTES + 1))).toEqual({ ok: false, problem: 'too many attributes' });
   });
 
   it('stays one quick pass over 5 MB of the most misnested documents', () => {

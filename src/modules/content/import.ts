@@ -2,7 +2,7 @@ import { unzipSync } from 'fflate';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import { ValidationError } from '../../domain/errors';
-import { checkHtml, MAX_HTML_DEPTH, type HtmlCheck } from '../../lib/html-depth';
+import { checkHtml, MAX_HTML_ATTRIBUTES, MAX_HTML_DEPTH, type HtmlCheck } from '../../lib/html-depth';
 import { FetchRefused, safeFetch, type FetchedResource } from '../../lib/safe-fetch';
 import type { NewFile, NewPage } from '../../domain/content';
 import { slugify, uniqueSlug } from './slugs';
@@ -55,6 +55,7 @@ const HTML_REFUSED: Record<Exclude<HtmlCheck, { ok: true }>['problem'], string> 
   'too deep': `nests HTML elements more than ${MAX_HTML_DEPTH} levels deep; the limit is ${MAX_HTML_DEPTH}`,
   'too many elements': 'would build more HTML elements than it has characters (formatting tags left open, reopened in every block)',
   'too tangled': 'has HTML tags too misnested to convert',
+  'too many attributes': `has an HTML element with more than ${MAX_HTML_ATTRIBUTES} attributes`,
 };
 
 /**
