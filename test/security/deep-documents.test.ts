@@ -70,6 +70,10 @@ const documents: Record<string, { type: string; body: string | Buffer }> = {
     type: 'application/zip',
     body: Buffer.from(zipSync({ 'docs/fine.md': new TextEncoder().encode('# Fine\n'), 'docs/deep.html': new TextEncoder().encode(page('Deep entry', divs(10_000))) })),
   },
+  // What made the old scans for links go back over the whole text from each `<a ` (in the HTML)
+  // and each `[` (in the markdown turndown makes of it).
+  '/unclosed-anchors.html': { type: 'text/html', body: `<title>Anchors</title><p>${'<a '.repeat(100_000)}` },
+  '/unclosed-links.html': { type: 'text/html', body: `<title>Links</title><p>${'[a]('.repeat(25_000)}</p>` },
   '/deep.docx': { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', body: docx(nestedTables(MAX_HTML_DEPTH)) },
   '/nested.docx': { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', body: docx(paragraph('Nested tables') + nestedTables(5)) },
 };
@@ -176,6 +180,20 @@ describe('HTML import', () => {
     const one = await t.rest('GET', `/v1/spaces/${spaceId}/content/page/${pages[0].id}?format=markdown`, { token: token() });
     expect(one.body.markdown).toContain('deep_**](https://example.com/x)');
     expect(one.body.markdown).toContain('definition');
+  });
+
+  it('reads a page of 100,000 unclosed <a and one of 25,000 unclosed [a]( in one pass (they took 10 seconds and more)', async () => {
+    const spaceId = await newSpace();
+    for (const [path, source] of [
+      ['/unclosed-anchors.html', 'website'],
+      ['/unclosed-links.html', 'html'],
+    ]) {
+      const { result, ms, slowestHealthMs } = await whileHealthIsAsked(() => t.rest('POST', `/v1/spaces/${spaceId}/content/import`, { token: token(), body: { url: `${origin}${path}`, source } }));
+      expect(result.status, JSON.stringify(result.body)).toBe(201);
+      expect(ms).toBeLessThan(QUICK_MS);
+      expect(slowestHealthMs).toBeLessThan(QUICK_MS);
+    }
+    expect(await titles(spaceId)).toEqual(['Anchors', 'Links']);
   });
 
   it('answers a page turndown cannot read with a 400, not a 500', async () => {

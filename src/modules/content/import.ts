@@ -5,6 +5,7 @@ import { ValidationError } from '../../domain/errors';
 import { checkHtml, MAX_HTML_ATTRIBUTES, MAX_HTML_DEPTH, type HtmlCheck } from '../../lib/html-depth';
 import { FetchRefused, safeFetch, type FetchedResource } from '../../lib/safe-fetch';
 import type { NewFile, NewPage } from '../../domain/content';
+import { anchorTargets, htmlTitle, markdownLinks, rewriteMarkdownLinks } from './import-text';
 import { slugify, uniqueSlug } from './slugs';
 
 /** The sources this server imports; the other values of the platform's enum are refused by name. */
@@ -26,7 +27,6 @@ export interface ImportedContent {
 const HTML = ['text/html', 'application/xhtml+xml'];
 const MARKDOWN = ['text/markdown', 'text/x-markdown', 'text/plain'];
 const IMAGE_EXT = /\.(png|jpe?g|gif|svg|webp|avif)$/i;
-const MD_LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g;
 
 class Budget {
   private readonly deadline = Date.now() + IMPORT_LIMITS.timeMs;
@@ -76,12 +76,6 @@ function convert(converter: TurndownService, html: string, what: string): string
   }
 }
 
-function htmlTitle(html: string): string | undefined {
-  const strip = (s: string) => s.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html);
-  return title ? strip(title[1]!) || undefined : undefined;
-}
-
 function markdownTitle(markdown: string): string | undefined {
   return /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim();
 }
@@ -89,14 +83,6 @@ function markdownTitle(markdown: string): string | undefined {
 function baseName(path: string): string {
   const name = decodeURIComponent(path.split(/[?#]/)[0]!.split('/').filter(Boolean).pop() ?? '');
   return name.replace(/\.(md|markdown|html?)$/i, '');
-}
-
-/** Rewrites the targets of markdown links and images; `map` returns the new target or undefined to keep it. */
-function rewriteLinks(markdown: string, map: (target: string, image: boolean) => string | undefined): string {
-  return markdown.replace(MD_LINK, (whole, bang: string, text: string, target: string, title: string | undefined) => {
-    const next = map(target, bang === '!');
-    return next === undefined ? whole : `${bang}[${text}](${next}${title ?? ''})`;
-  });
 }
 
 /** Gives imported pages their slugs up front, so links between them can name those slugs. */
@@ -149,10 +135,10 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
         continue;
       }
     }
-    for (const match of pages.get(url)!.matchAll(/<a\s[^>]*href\s*=\s*["']([^"']+)["']/gi)) {
+    for (const href of anchorTargets(pages.get(url)!)) {
       let target: URL;
       try {
-        target = new URL(match[1]!, url);
+        target = new URL(href, url);
       } catch {
         continue;
       }
@@ -181,7 +167,7 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
   for (const url of order) {
     const markdown = convert(converter, pages.get(url)!, url);
     const images: string[] = [];
-    for (const match of markdown.matchAll(MD_LINK)) if (match[1] === '!') images.push(match[3]!);
+    for (const link of markdownLinks(markdown)) if (link.image) images.push(link.target);
     for (const src of images) {
       let absolute: string;
       try {
@@ -204,7 +190,7 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
         fileOf.set(absolute, null);
       }
     }
-    const body = rewriteLinks(markdown, (target, image) => {
+    const body = rewriteMarkdownLinks(markdown, (target, image) => {
       let absolute: URL;
       try {
         absolute = new URL(target, url);
@@ -234,7 +220,7 @@ async function importMarkdown(url: string, budget: Budget): Promise<ImportedCont
 
 /** Paths listed by a SUMMARY.md, in its order. */
 function summaryOrder(summary: string): string[] {
-  return [...summary.matchAll(MD_LINK)].map((m) => decodeURIComponent(m[3]!).replace(/^\.\//, ''));
+  return markdownLinks(summary).map((link) => decodeURIComponent(link.target).replace(/^\.\//, ''));
 }
 
 function joinPath(folder: string, relative: string): string {
@@ -268,7 +254,9 @@ async function importZip(url: string, budget: Budget): Promise<ImportedContent> 
   if (summaryPath) {
     const folder = summaryPath.includes('/') ? summaryPath.slice(0, summaryPath.lastIndexOf('/')) : '';
     const listed = summaryOrder(Buffer.from(entries[summaryPath]!).toString('utf8')).map((p) => joinPath(folder, p));
-    ordered = [...listed.filter((p) => documents.includes(p)), ...documents.filter((p) => !listed.includes(p))];
+    const isDocument = new Set(documents);
+    const isListed = new Set(listed);
+    ordered = [...listed.filter((p) => isDocument.has(p)), ...documents.filter((p) => !isListed.has(p))];
   }
   ordered = ordered.slice(0, IMPORT_LIMITS.pages);
   const slugs = new Slugs();
@@ -289,7 +277,7 @@ async function importZip(url: string, budget: Budget): Promise<ImportedContent> 
   const pages = ordered.map((path) => {
     const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     const { title, markdown, slug: _slug } = texts.get(path)!;
-    const body = rewriteLinks(markdown, (target, image) => {
+    const body = rewriteMarkdownLinks(markdown, (target, image) => {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) return undefined;
       const [file, hash] = target.split('#') as [string, string | undefined];
       const resolved = joinPath(folder, decodeURIComponent(file));
