@@ -2,8 +2,10 @@ import { unzipSync } from 'fflate';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
 import { ValidationError } from '../../domain/errors';
+import { checkHtml, MAX_HTML_ATTRIBUTES, MAX_HTML_DEPTH, type HtmlCheck } from '../../lib/html-depth';
 import { FetchRefused, safeFetch, type FetchedResource } from '../../lib/safe-fetch';
 import type { NewFile, NewPage } from '../../domain/content';
+import { anchorTargets, htmlTitle, markdownLinks, rewriteMarkdownLinks } from './import-text';
 import { slugify, uniqueSlug } from './slugs';
 
 /** The sources this server imports; the other values of the platform's enum are refused by name. */
@@ -25,7 +27,6 @@ export interface ImportedContent {
 const HTML = ['text/html', 'application/xhtml+xml'];
 const MARKDOWN = ['text/markdown', 'text/x-markdown', 'text/plain'];
 const IMAGE_EXT = /\.(png|jpe?g|gif|svg|webp|avif)$/i;
-const MD_LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g;
 
 class Budget {
   private readonly deadline = Date.now() + IMPORT_LIMITS.timeMs;
@@ -50,10 +51,29 @@ function turndown(): TurndownService {
   return service;
 }
 
-function htmlTitle(html: string): string | undefined {
-  const strip = (s: string) => s.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html);
-  return title ? strip(title[1]!) || undefined : undefined;
+const HTML_REFUSED: Record<Exclude<HtmlCheck, { ok: true }>['problem'], string> = {
+  'too deep': `nests HTML elements more than ${MAX_HTML_DEPTH} levels deep; the limit is ${MAX_HTML_DEPTH}`,
+  'too many elements': 'would build more HTML elements than it has characters (formatting tags left open, reopened in every block)',
+  'too tangled': 'has HTML tags too misnested to convert',
+  'too many attributes': `has an HTML element with more than ${MAX_HTML_ATTRIBUTES} attributes`,
+};
+
+/**
+ * Refuses HTML that converting would walk too deep or too long (src/lib/html-depth.ts), before
+ * turndown parses it. `what` names it in the message: its URL, its path in the archive.
+ */
+function assertConvertible(html: string, what: string): void {
+  const checked = checkHtml(html);
+  if (!checked.ok) throw new ValidationError(`url: ${what} ${HTML_REFUSED[checked.problem]}`, ['url']);
+}
+
+/** Converts HTML that `assertConvertible` took; what turndown cannot read (a <frameset> for a body) is refused too. */
+function convert(converter: TurndownService, html: string, what: string): string {
+  try {
+    return converter.turndown(html);
+  } catch {
+    throw new ValidationError(`url: ${what} could not be converted from HTML`, ['url']);
+  }
 }
 
 function markdownTitle(markdown: string): string | undefined {
@@ -63,14 +83,6 @@ function markdownTitle(markdown: string): string | undefined {
 function baseName(path: string): string {
   const name = decodeURIComponent(path.split(/[?#]/)[0]!.split('/').filter(Boolean).pop() ?? '');
   return name.replace(/\.(md|markdown|html?)$/i, '');
-}
-
-/** Rewrites the targets of markdown links and images; `map` returns the new target or undefined to keep it. */
-function rewriteLinks(markdown: string, map: (target: string, image: boolean) => string | undefined): string {
-  return markdown.replace(MD_LINK, (whole, bang: string, text: string, target: string, title: string | undefined) => {
-    const next = map(target, bang === '!');
-    return next === undefined ? whole : `${bang}[${text}](${next}${title ?? ''})`;
-  });
 }
 
 /** Gives imported pages their slugs up front, so links between them can name those slugs. */
@@ -103,7 +115,9 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
   const failed = new Set<string>();
   const queue = [first.url.split('#')[0]!];
   const seen = new Set(queue);
-  pages.set(queue[0]!, first.bytes.toString('utf8'));
+  const firstHtml = first.bytes.toString('utf8');
+  assertConvertible(firstHtml, start);
+  pages.set(queue[0]!, firstHtml);
   order.push(queue[0]!);
   while (queue.length > 0 && !single) {
     const url = queue.shift()!;
@@ -111,17 +125,20 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
       if (pages.size >= IMPORT_LIMITS.pages || budget.expired) break;
       try {
         const fetched = await budget.fetch(url, HTML);
-        pages.set(url, fetched.bytes.toString('utf8'));
+        const html = fetched.bytes.toString('utf8');
+        // A page that cannot be converted is left out, as one that cannot be fetched.
+        assertConvertible(html, url);
+        pages.set(url, html);
         order.push(url);
       } catch {
         failed.add(url);
         continue;
       }
     }
-    for (const match of pages.get(url)!.matchAll(/<a\s[^>]*href\s*=\s*["']([^"']+)["']/gi)) {
+    for (const href of anchorTargets(pages.get(url)!)) {
       let target: URL;
       try {
-        target = new URL(match[1]!, url);
+        target = new URL(href, url);
       } catch {
         continue;
       }
@@ -148,9 +165,9 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
   const converter = turndown();
   const result: NewPage[] = [];
   for (const url of order) {
-    const markdown = converter.turndown(pages.get(url)!);
+    const markdown = convert(converter, pages.get(url)!, url);
     const images: string[] = [];
-    for (const match of markdown.matchAll(MD_LINK)) if (match[1] === '!') images.push(match[3]!);
+    for (const link of markdownLinks(markdown)) if (link.image) images.push(link.target);
     for (const src of images) {
       let absolute: string;
       try {
@@ -173,7 +190,7 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
         fileOf.set(absolute, null);
       }
     }
-    const body = rewriteLinks(markdown, (target, image) => {
+    const body = rewriteMarkdownLinks(markdown, (target, image) => {
       let absolute: URL;
       try {
         absolute = new URL(target, url);
@@ -203,7 +220,7 @@ async function importMarkdown(url: string, budget: Budget): Promise<ImportedCont
 
 /** Paths listed by a SUMMARY.md, in its order. */
 function summaryOrder(summary: string): string[] {
-  return [...summary.matchAll(MD_LINK)].map((m) => decodeURIComponent(m[3]!).replace(/^\.\//, ''));
+  return markdownLinks(summary).map((link) => decodeURIComponent(link.target).replace(/^\.\//, ''));
 }
 
 function joinPath(folder: string, relative: string): string {
@@ -237,7 +254,9 @@ async function importZip(url: string, budget: Budget): Promise<ImportedContent> 
   if (summaryPath) {
     const folder = summaryPath.includes('/') ? summaryPath.slice(0, summaryPath.lastIndexOf('/')) : '';
     const listed = summaryOrder(Buffer.from(entries[summaryPath]!).toString('utf8')).map((p) => joinPath(folder, p));
-    ordered = [...listed.filter((p) => documents.includes(p)), ...documents.filter((p) => !listed.includes(p))];
+    const isDocument = new Set(documents);
+    const isListed = new Set(listed);
+    ordered = [...listed.filter((p) => isDocument.has(p)), ...documents.filter((p) => !isListed.has(p))];
   }
   ordered = ordered.slice(0, IMPORT_LIMITS.pages);
   const slugs = new Slugs();
@@ -247,7 +266,8 @@ async function importZip(url: string, budget: Budget): Promise<ImportedContent> 
   for (const path of ordered) {
     const raw = Buffer.from(entries[path]!).toString('utf8');
     const isHtml = /\.html?$/i.test(path);
-    const markdown = isHtml ? converter.turndown(raw) : raw;
+    if (isHtml) assertConvertible(raw, path);
+    const markdown = isHtml ? convert(converter, raw, path) : raw;
     const title = (isHtml ? htmlTitle(raw) : markdownTitle(raw)) ?? baseName(path);
     texts.set(path, { title, markdown, slug: slugs.assign(title) });
   }
@@ -257,7 +277,7 @@ async function importZip(url: string, budget: Budget): Promise<ImportedContent> 
   const pages = ordered.map((path) => {
     const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
     const { title, markdown, slug: _slug } = texts.get(path)!;
-    const body = rewriteLinks(markdown, (target, image) => {
+    const body = rewriteMarkdownLinks(markdown, (target, image) => {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) return undefined;
       const [file, hash] = target.split('#') as [string, string | undefined];
       const resolved = joinPath(folder, decodeURIComponent(file));
@@ -294,7 +314,8 @@ async function importDocx(url: string, budget: Budget): Promise<ImportedContent>
   } catch {
     throw new FetchRefused('url: the resource is not a readable docx document');
   }
-  const markdown = turndown().turndown(html);
+  assertConvertible(html, 'the document');
+  const markdown = convert(turndown(), html, 'the document');
   const title = markdownTitle(markdown) ?? (baseName(new URL(fetched.url).pathname).replace(/\.docx$/i, '') || 'Imported document');
   return { pages: [{ title, markdown }], files, total: 1 + files.length };
 }

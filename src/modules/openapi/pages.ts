@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import type { OpenApiSpecVersionRow, SpecOperation } from '../../db/schema/openapi';
+import { specTextTooDeep } from './processing';
 
 /** A page computed from a spec version: its key is stable across versions, so its id is too. */
 export interface GeneratedPage {
@@ -16,8 +17,18 @@ export interface GeneratedPages {
 
 const UNTAGGED = 'Other operations';
 
-/** A table cell: one line, pipes escaped, so a description cannot break the table. */
-const cell = (text: string | undefined) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim() || ' ';
+/**
+ * A table cell: one line, pipes escaped, so a description cannot break the table. Lines are
+ * joined by splitting; the regular expression used before (spaces, a line break, spaces) went
+ * back over every run of spaces without a line break: 200,000 spaces in a description took minutes.
+ */
+const cell = (text: string | undefined) =>
+  (text ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ')
+    .replace(/\|/g, '\\|') || ' ';
 /** Inline code that a backtick in the text cannot close early. */
 const code = (text: string) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 
@@ -56,6 +67,8 @@ function modelNames(version: OpenApiSpecVersionRow): string[] {
   if (cached) return cached;
   let names: string[] = [];
   try {
+    // A version stored before nesting was checked is measured before it is parsed again.
+    if (specTextTooDeep(version.text)) throw new Error('nested too deep');
     const doc = (version.text.trimStart().startsWith('{') ? JSON.parse(version.text) : parseYaml(version.text, { maxAliasCount: 100 })) as {
       components?: { schemas?: Record<string, unknown> };
       definitions?: Record<string, unknown>;

@@ -1,6 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
+import { scanJson } from '../../lib/json-input';
 import { FetchRefused, safeFetch } from '../../lib/safe-fetch';
+import { valueDepthExceeds, yamlDepthExceeds } from '../../lib/yaml-depth';
 import type { SpecErrorCode, SpecOperation } from '../../db/schema/openapi';
 
 /** What one processing found: the document and its summary, or why there is none. */
@@ -10,6 +12,23 @@ export type Processed =
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Objects and arrays (mappings and sequences) inside one another, the document being level 1.
+ * Specs nest about 20 deep (GitBook's own: 21). Parsing and validation walk the document
+ * recursively: a few thousand levels overflowed the stack, after seconds of work when the text
+ * had many such branches. The limit keeps every walk shallow; it does not bound the time a large
+ * document takes (a megabyte of small collections still takes a second or more).
+ */
+export const MAX_SPEC_DEPTH = 64;
+const TOO_DEEP = `the document nests deeper than ${MAX_SPEC_DEPTH} levels; the limit is ${MAX_SPEC_DEPTH}`;
+
+const isJson = (text: string) => /^\s*\{/.test(text);
+
+/** Whether the text nests deeper than MAX_SPEC_DEPTH, by one pass over it (no parsing). */
+export function specTextTooDeep(text: string): boolean {
+  return isJson(text) ? scanJson(text, MAX_SPEC_DEPTH).tooDeep : yamlDepthExceeds(text, MAX_SPEC_DEPTH);
+}
 
 /** Takes the document from its URL (through the SSRF guard) or as given, then parses and validates it. */
 export async function processSpec(source: { url: string | null; text: string | null }, options: { allowHosts: readonly string[]; timeoutMs: number }): Promise<Processed> {
@@ -28,12 +47,15 @@ export async function processSpec(source: { url: string | null; text: string | n
 
 /** Parses JSON or YAML and validates it as OpenAPI 3.x or Swagger 2.0; no external reference is followed. */
 export async function parseSpec(text: string): Promise<Processed> {
+  if (specTextTooDeep(text)) return { ok: false, code: 'PARSE_ERROR', message: TOO_DEEP };
   let document: unknown;
   try {
-    document = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+    document = isJson(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
   } catch (error) {
     return { ok: false, code: 'PARSE_ERROR', message: `not JSON or YAML: ${(error as Error).message.split('\n')[0]}` };
   }
+  // YAML aliases can nest what the text does not show (and an alias in its own anchor, without end).
+  if (valueDepthExceeds(document, MAX_SPEC_DEPTH)) return { ok: false, code: 'PARSE_ERROR', message: TOO_DEEP };
   if (!document || typeof document !== 'object' || Array.isArray(document)) return { ok: false, code: 'PARSE_ERROR', message: 'the document is not an object' };
   const doc = document as { openapi?: unknown; swagger?: unknown };
   if (typeof doc.openapi !== 'string' && doc.swagger !== '2.0') return { ok: false, code: 'PARSE_ERROR', message: 'not an OpenAPI 3.x or Swagger 2.0 document (no "openapi" or "swagger" field)' };
