@@ -62,11 +62,11 @@ describe('structural sharing', () => {
 
     const grown = after.bytes - before.bytes;
     const perPage = before.bytes / 1000;
-    // One page node, its body, its parent's node, a chunk or two of each list on the way (chunk
-    // boundaries depend on the random page ids), and the revision row: a few pages' worth, where a
-    // copy of the tree would be a thousand.
+    // One page node, its body, its parent's node, a chunk or a few of each list on the way (chunk
+    // boundaries depend on the random page ids: 11 objects were seen once), and the revision row: a
+    // few pages' worth, where a copy of the tree would be a thousand.
     expect(after.revisions - before.revisions).toBe(1);
-    expect(after.objects - before.objects).toBeLessThanOrEqual(10);
+    expect(after.objects - before.objects).toBeLessThanOrEqual(14);
     expect(grown).toBeLessThan(12 * perPage);
     console.log(`sharing: 1,000 pages take ${before.bytes} bytes (${Math.round(perPage)} per page); one edit added ${after.objects - before.objects} objects, ${grown} bytes`);
 
