@@ -91,12 +91,11 @@ const MATH_TEXT = set('mi mo mn ms mtext');
 const SVG_HTML = set('foreignobject desc title');
 const IMPLIED_END = set('dd dt li optgroup option p rb rp rt rtc');
 const TABLE_PARTS = set('caption col colgroup tbody td tfoot th thead tr');
+/** End tags of table parts; also where a <select> opened is one that table parts end. */
 const TABLE_ENDS = set('caption colgroup table tbody td tfoot th thead tr');
 /** The open elements that decide how the parser reads table parts (its insertion mode). */
 const MODES = set('caption colgroup select table tbody td template tfoot th thead tr');
 const SECTIONS = set('tbody thead tfoot');
-/** Where a <select> opened is one that table parts end. */
-const TABLE_MODES = set('caption colgroup table tbody td tfoot th thead tr');
 /** Where whitespace is inserted as it is, without reopening formatting elements. */
 const TABLE_TEXT = set('table tbody thead tfoot tr');
 const WHITESPACE_AS_IS = set('table tbody thead tfoot tr colgroup');
@@ -609,7 +608,7 @@ class Shape {
     }
     const element = this.push(name);
     if (MARKERS.has(name) || name === 'template') this.active.push(null);
-    if (name === 'select') element.inTable = m >= 0 && (TABLE_MODES.has(this.stack[m]!.name) || tableTemplate);
+    if (name === 'select') element.inTable = m >= 0 && (TABLE_ENDS.has(this.stack[m]!.name) || tableTemplate);
     return RAW_TEXT.has(name);
   }
 

@@ -183,23 +183,11 @@ class YamlScan {
         while (k < end && !isEnd(this.at(k))) k++;
         continue;
       }
-      if (c === 0x5b || c === 0x7b) {
+      if (c === 0x5b || c === 0x7b || c === 0x22 || c === 0x27) {
+        // A flow collection or a quoted scalar, which may run over several lines, and may be a key.
         const from = k;
-        k = this.flowCollection(k);
+        k = c === 0x5b || c === 0x7b ? this.flowCollection(k) : this.quoted(k);
         if (k < 0) return this.stop(); // the text ended inside it
-        this.movedTo(from, k);
-        end = this.lineEnd(k);
-        if (this.keyAfter(k, column)) {
-          k = this.skipBlanks(k) + 1;
-          continue;
-        }
-        this.i = end + 1;
-        return;
-      }
-      if (c === 0x22 || c === 0x27) {
-        const from = k;
-        k = this.quoted(k);
-        if (k < 0) return this.stop();
         this.movedTo(from, k);
         end = this.lineEnd(k);
         if (this.keyAfter(k, column)) {

@@ -1,4 +1,4 @@
-import type { BlockContent, Content, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
+import type { BlockContent, Content, ListItem, PhrasingContent, RootContent, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { markdownNodes, parseMarkdownTree } from '../../lib/markdown-tree';
 import { slugify } from './slugs';
@@ -23,10 +23,6 @@ export interface Resolved {
 }
 
 export type Resolver = (href: string) => Resolved;
-
-export function parseMarkdown(markdown: string): Root {
-  return parseMarkdownTree(markdown);
-}
 
 type Json = Record<string, unknown>;
 type Mark = 'bold' | 'italic' | 'code' | 'strikethrough';
@@ -205,13 +201,13 @@ const isEssential = (block: Json) => ESSENTIAL.has(block.type as string) || bloc
 
 /** The platform's JSON document of a markdown body. */
 export function markdownToDocument(markdown: string, resolve: Resolver): Json {
-  return { object: 'document', data: { schemaVersion: 1 }, nodes: blocks(parseMarkdown(markdown).children, resolve) };
+  return { object: 'document', data: { schemaVersion: 1 }, nodes: blocks(parseMarkdownTree(markdown).children, resolve) };
 }
 
 /** Every link and image of a body, in order, with what it resolves to. */
 export function markdownReferences(markdown: string, resolve: Resolver): (Resolved & { href: string; kind: 'link' | 'image' })[] {
   const found: (Resolved & { href: string; kind: 'link' | 'image' })[] = [];
-  for (const [node] of markdownNodes(parseMarkdown(markdown))) {
+  for (const [node] of markdownNodes(parseMarkdownTree(markdown))) {
     if (node.type === 'link' || node.type === 'image') found.push({ href: node.url, kind: node.type, ...resolve(node.url) });
   }
   return found;

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { List, Nodes, PhrasingContent, Root, Table } from 'mdast';
-import { parseMarkdown, type Resolver } from './markdown';
+import { parseMarkdownTree } from '../../lib/markdown-tree';
+import type { Resolver } from './markdown';
 
 /** One page of the document: its title and markdown, and how its links and images resolve. */
 export interface PdfPage {
@@ -120,7 +121,7 @@ export async function renderPdf(title: string, pages: readonly PdfPage[], image:
     await checkpoint();
     doc.addPage();
     doc.font(FONT.bold).fontSize(page.depth === 0 ? 24 : 20).text(page.title).moveDown(0.6);
-    const root: Root = parseMarkdown(page.markdown);
+    const root: Root = parseMarkdownTree(page.markdown);
     for (const node of root.children) await block(node, page, 0);
   }
   if (!pages.length) doc.addPage().font(FONT.body).fontSize(11).text('No pages.');
