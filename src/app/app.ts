@@ -98,8 +98,9 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
         { cache: jitCache(), enableIf: ({ document }) => !document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'subscription') },
       ),
     ],
-    // Bodies are cut off while streaming by ./body-limit.ts; this only backs it up.
-    maxRequestBodySize: Math.max(http.bodyLimitBytes, http.uploadLimitBytes),
+    // Bodies are cut off while streaming by ./body-limit.ts (withHttpPolicies, below): counting them
+    // twice cost every request a web TransformStream.
+    maxRequestBodySize: false,
     maskedErrors: { maskError },
     logging: quietLogger,
   });

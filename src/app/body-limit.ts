@@ -17,7 +17,10 @@ export interface LimitedRequest {
 export function limitBody(request: Request, limit: number): LimitedRequest | BodyTooLargeError {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) return new BodyTooLargeError(limit);
-  if (!request.body) return { request, exceeded: new Promise(() => {}) };
+  // A declared length within the limit is all the body there is: Node's HTTP parser reads exactly
+  // that many bytes. Only a chunked body needs counting, and only it pays for the wrapping stream.
+  const framed = declared !== null && /^\d+$/.test(declared.trim());
+  if (!request.body || framed) return { request, exceeded: new Promise(() => {}) };
 
   let report!: (error: BodyTooLargeError) => void;
   const exceeded = new Promise<BodyTooLargeError>((resolve) => (report = resolve));

@@ -43,23 +43,22 @@ export function encode(bytes: Uint8Array, encoding: Encoding, quality: 'fast' | 
   return gzipAsync(bytes, { level: quality === 'best' ? 9 : 5 });
 }
 
-/** The compressed answer, or the same one when it is small, already encoded or not text. */
+/**
+ * The compressed answer, or the same one when it is small, already encoded or not text. The
+ * answer's headers are changed in place (`Vary`): the caller hands over one whose headers can be.
+ */
 export async function compressResponse(request: Request, response: Response): Promise<Response> {
   if (!response.body || request.method === 'HEAD' || response.headers.has('content-encoding')) return response;
   if (!COMPRESSIBLE.test(response.headers.get('content-type') ?? '')) return response;
-  const headers = new Headers(response.headers);
-  headers.append('Vary', 'Accept-Encoding');
+  response.headers.append('Vary', 'Accept-Encoding');
   const encoding = acceptedEncoding(request.headers.get('accept-encoding'));
   const declared = Number(response.headers.get('content-length'));
-  if (!encoding || (Number.isFinite(declared) && declared > 0 && declared < COMPRESS_MIN_BYTES)) {
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }
+  if (!encoding || (Number.isFinite(declared) && declared > 0 && declared < COMPRESS_MIN_BYTES)) return response;
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.byteLength < COMPRESS_MIN_BYTES) {
-    return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
-  }
+  const { status, statusText, headers } = response;
+  if (bytes.byteLength < COMPRESS_MIN_BYTES) return new Response(bytes, { status, statusText, headers });
   const body = await encode(bytes, encoding);
   headers.set('Content-Encoding', encoding);
   headers.set('Content-Length', String(body.byteLength));
-  return new Response(new Uint8Array(body), { status: response.status, statusText: response.statusText, headers });
+  return new Response(new Uint8Array(body), { status, statusText, headers });
 }

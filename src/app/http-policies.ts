@@ -14,6 +14,22 @@ interface FetchHandler<C> {
 const isGraphQL = (pathname: string) => pathname === '/graphql';
 
 /**
+ * The answer itself when its headers can take more, which is the case for those built here; one
+ * from elsewhere (a fetch) has immutable headers, and is copied once. Copying every answer cost
+ * each request two web streams.
+ */
+function withMutableHeaders(response: Response): Response {
+  try {
+    response.headers.append('Vary', 'Origin');
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.append('Vary', 'Origin');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/**
  * What every answer goes through, whichever door: CORS from the allow-list, a request body cut off
  * past its limit while it streams in, security headers, and compression of large text answers.
  */
@@ -22,13 +38,11 @@ export function withHttpPolicies<C>(config: Config, app: FetchHandler<C>): Fetch
   const cors = new Cors(settings.corsOrigins);
   const https = config.publicUrl.startsWith('https://');
 
-  const finish = async (request: Request, response: Response): Promise<Response> => {
-    const compressed = await compressResponse(request, response);
-    // A new response: one from elsewhere may have immutable headers.
-    const headers = new Headers(compressed.headers);
-    cors.decorate(request, headers);
-    addSecurityHeaders(headers, { https });
-    return new Response(compressed.body, { status: compressed.status, statusText: compressed.statusText, headers });
+  const finish = async (request: Request, answer: Response): Promise<Response> => {
+    const response = await compressResponse(request, withMutableHeaders(answer));
+    cors.decorate(request, response.headers);
+    addSecurityHeaders(response.headers, { https });
+    return response;
   };
 
   return {
