@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm
 import type { PGlite } from '@electric-sql/pglite';
 import type { Options, Sql } from 'postgres';
 import { lockDataDir } from './data-dir-lock';
+import { preparedSql } from './prepared-sql';
 import { timedSql, type StatementTimer } from './timed-sql';
 
 /**
@@ -84,7 +85,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const closeAll = async (timeout: number) => {
       await Promise.all([client.end({ timeout }), direct !== client && direct.end({ timeout })]);
     };
-    const db = drizzlePostgres(options.onStatement ? timedSql(client, options.onStatement) : client, { casing: 'snake_case', logger });
+    const statements = options.pooled ? client : preparedSql(client);
+    const db = drizzlePostgres(options.onStatement ? timedSql(statements, options.onStatement) : statements, { casing: 'snake_case', logger });
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // Several instances may start at once against one database: one migrates, the others wait

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { postgresOptions, type Db, type StatementCounter } from './client';
+import { preparedSql } from './prepared-sql';
 import { timedSql, type StatementTimer } from './timed-sql';
 
 /** How long one look at the replica's replay position serves every request of this instance. */
@@ -50,7 +51,8 @@ type ReplicaState = { kind: 'unknown' } | { kind: 'down'; why: string } | { kind
 export async function openReadRouting(options: ReadRoutingOptions): Promise<ReadRouting> {
   const { default: postgres } = await import('postgres');
   const client = postgres(options.replicaUrl, postgresOptions(options.pooled ?? false, Number(process.env.DATABASE_POOL_SIZE ?? 10)));
-  const replica = drizzlePostgres(options.onStatement ? timedSql(client, options.onStatement) : client, { casing: 'snake_case', logger: options.counter ?? false });
+  const statements = options.pooled ? client : preparedSql(client);
+  const replica = drizzlePostgres(options.onStatement ? timedSql(statements, options.onStatement) : statements, { casing: 'snake_case', logger: options.counter ?? false });
   const maxLag = BigInt(options.maxLagBytes ?? DEFAULT_MAX_LAG_BYTES);
   const clock = options.clock ?? Date.now;
   let state: ReplicaState = { kind: 'unknown' };
