@@ -133,15 +133,17 @@ export class CostAnalysis {
       const field = type.getFields()[node.name.value] as GraphQLField<unknown, unknown> | undefined;
       // __typename is a leaf; __schema and __type are answered from memory, see above.
       if (!field) continue;
-      const args = this.argumentsOf(field, node);
+      const named = getNamedType(field.type);
+      const connection = this.isConnection(named);
+      // Arguments are read only where they size the answer: the cost then depends on those
+      // variables alone, and is remembered for the document (see queryCost).
+      const args = writes || connection || isListType(getNullableType(field.type)) ? this.argumentsOf(field, node) : {};
       if (writes) cost += WRITE_COST * (1 + (args === null ? 0 : inputItems(args)));
       const subSets: SelectionSetNode[] = [];
       for (const n of nodes) if (n.selectionSet) subSets.push(n.selectionSet);
       if (subSets.length === 0) continue;
       const items = this.listSize(field, args, pageSize);
       if (items === 0) continue;
-      const named = getNamedType(field.type);
-      const connection = this.isConnection(named);
       const possible = isAbstractType(named) ? this.schema.getPossibleTypes(named) : isObjectType(named) ? [named] : [];
       let dearest = 0;
       for (const t of possible) dearest = Math.max(dearest, this.objectCost(t, subSets, connection ? this.pageSize(args) : null));
@@ -264,9 +266,43 @@ export class CostAnalysis {
   }
 }
 
+/** Costs remembered per document: which variables the analysis read, and the cost for their values. */
+interface Remembered {
+  names: readonly string[];
+  costs: Map<string, number>;
+}
+const remembered = new WeakMap<DocumentNode, Map<string, Remembered[]>>();
+/** Distinct values of the sizing variables kept per document and operation (`nodes(ids:)` lists vary). */
+const REMEMBERED_VALUES = 64;
+
+/** The variables object, noting each name the analysis reads. */
+function watched(variables: Record<string, unknown>, read: Set<string>): Record<string, unknown> {
+  return new Proxy(variables, {
+    get(target, name, receiver) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.get(target, name, receiver);
+    },
+    has(target, name) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.has(target, name);
+    },
+    getOwnPropertyDescriptor(target, name) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.getOwnPropertyDescriptor(target, name);
+    },
+  });
+}
+
+const valuesKey = (names: readonly string[], variables: Record<string, unknown>) => JSON.stringify(names.map((name) => variables[name] ?? null));
+
 /**
  * The cost of the operation a request runs, with its variables. Null when the operation or its
  * variables are invalid: execution then refuses it before any resolver runs.
+ *
+ * The analysis is a function of the document and of the few variables it reads (page sizes, list
+ * arguments, `@skip`/`@include`, a mutation's input): it is run once per document and values of
+ * those variables, and remembered with the parsed document, so that a client repeating its query
+ * for another id does not pay for the walk again.
  */
 export function queryCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, rawVariables: unknown): number | null {
   const operation = getOperationAST(document, operationName);
@@ -275,9 +311,28 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, operati
   if (!root) return null;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], (rawVariables ?? {}) as Record<string, unknown>, { maxErrors: 1 });
   if (coerced.errors) return null;
+  let byOperation = remembered.get(document);
+  if (!byOperation) remembered.set(document, (byOperation = new Map()));
+  const entries = byOperation.get(operationName ?? '') ?? [];
+  for (const entry of entries) {
+    const known = entry.costs.get(valuesKey(entry.names, coerced.coerced));
+    if (known !== undefined) return known;
+  }
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  return new CostAnalysis(schema, fragments, coerced.coerced).objectCost(root, [operation.selectionSet], null);
+  const read = new Set<string>();
+  const cost = new CostAnalysis(schema, fragments, watched(coerced.coerced, read)).objectCost(root, [operation.selectionSet], null);
+  const names = [...read].sort();
+  let entry = entries.find((e) => e.names.join() === names.join());
+  if (!entry) {
+    // One set of names per path through `@skip`/`@include`: a handful, kept to a few.
+    if (entries.length >= 8) entries.shift();
+    entries.push((entry = { names, costs: new Map() }));
+  }
+  if (entry.costs.size >= REMEMBERED_VALUES) entry.costs.clear();
+  entry.costs.set(valuesKey(names, coerced.coerced), cost);
+  byOperation.set(operationName ?? '', entries);
+  return cost;
 }
 
 /**

@@ -208,6 +208,28 @@ describe('query limits', () => {
     await refused(q, { n: 100 });
   });
 
+  it('counts each request of a repeated document at its own variables (the cost is remembered per document and sizing values)', async () => {
+    // One text, so the server parses it once and keeps the document: what it remembers must still
+    // follow the page size, the @skip switch and a change of the id alone must not change the cost.
+    const q = `query($id: ID!, $n: Int, $deep: Boolean!) { organization(id: $id) { title members(first: $n) { edges { node { role
+      organization @skip(if: $deep) { title } user @include(if: $deep) { displayName photoUrl email } } } } } }`;
+    const asked = [
+      { id: acme.organizationId, n: 1, deep: false },
+      { id: acme.organizationId, n: 7, deep: false },
+      { id: 'missing-org', n: 7, deep: false },
+      { id: acme.organizationId, n: 7, deep: true },
+      { id: acme.organizationId, n: 1, deep: false },
+    ];
+    const requested: number[] = [];
+    for (const variables of asked) {
+      const res = await accepted(q, variables);
+      expect(res.body.extensions.cost.requested).toBe(cost(q, variables));
+      requested.push(res.body.extensions.cost.requested);
+    }
+    expect(new Set(requested).size).toBe(3);
+    expect(requested[1]).toBe(requested[2]);
+  });
+
   it(`takes ${QUERY_LIMITS.aliases} aliases and refuses ${QUERY_LIMITS.aliases + 1}`, async () => {
     const aliases = (n: number) => `{ viewer { ${Array.from({ length: n }, (_, i) => `o${i}: organizations(first: 1) { totalCount }`).join(' ')} } }`;
     await accepted(aliases(QUERY_LIMITS.aliases));
