@@ -5,6 +5,7 @@ import { badCursor, decodePageCursor, resolveWindow, type Page, type PageArgs } 
 import { anyOf } from './any';
 import type { Db } from './client';
 import { rowAsJson, rowFromJson } from './json-row';
+import { tableShape } from './table-shape';
 
 /**
  * Keyset pagination over one table. `keys` are the sort columns, most significant first; the last
@@ -170,12 +171,9 @@ export async function keysetPages<TRow, TIncluded = never>(
   const ids = [...new Set(spec.parentIds)];
   const byParent = new Map<string, TRow[]>(ids.map((id) => [id, []]));
   if (p.size > 0 && ids.length > 0) {
-    const columns = Object.entries(getTableColumns(spec.table));
     // Columns come back under their TypeScript names, with the row's position in its page.
-    const selection = sql.join(
-      columns.map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
-      sql`, `,
-    );
+    const shape = tableShape(spec.table);
+    const selection = shape.selectList;
     const order = sql.join(orderFor(spec as KeysetSpec<unknown>, p.descending), sql`, `);
     const include = spec.include;
     const included = include
@@ -193,7 +191,7 @@ export async function keysetPages<TRow, TIncluded = never>(
       order by page.keyset_rank`;
     const result = (await db.execute(query)) as unknown as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
     for (const raw of Array.isArray(result) ? result : result.rows) {
-      const row = Object.fromEntries(columns.map(([key, column]) => [key, raw[key] == null ? null : column.mapFromDriverValue(raw[key])])) as TRow;
+      const row = shape.fromDriver(raw) as TRow;
       const extra = raw.keyset_included as { row: Record<string, unknown>; visible: boolean } | null | undefined;
       if (include && extra) include.attach(row, rowFromJson<TIncluded>(include.table, extra.row), extra.visible);
       byParent.get(spec.parentOf(row))?.push(row);

@@ -1,0 +1,57 @@
+import { Column, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+
+/**
+ * What the hand-built statements need of a table, worked out once per table instead of on every
+ * request: its columns, those whose driver values need converting (timestamps; text comes as it
+ * is), and the select list naming each column by its TypeScript key, already rendered.
+ */
+export interface TableShape {
+  columns: readonly (readonly [string, PgColumn])[];
+  /** `"spaces"."id" as "id", ...`: one chunk of SQL rather than two per column to render. */
+  selectList: SQL;
+  /** The whole row as one JSON object keyed by TypeScript names (see ./json-row.ts). */
+  asJson: SQL;
+  /** A driver row (keyed by TypeScript names) as the row drizzle would give. */
+  fromDriver(raw: Record<string, unknown>): Record<string, unknown>;
+}
+
+const shapes = new WeakMap<PgTable, TableShape>();
+// Renders column references as drizzle does for the app's database (`casing: 'snake_case'`).
+const dialect = new PgDialect({ casing: 'snake_case' });
+const passThrough = Column.prototype.mapFromDriverValue;
+
+export function tableShape(table: PgTable): TableShape {
+  let shape = shapes.get(table);
+  if (shape) return shape;
+  const columns = Object.entries(getTableColumns(table)) as [string, PgColumn][];
+  const list = sql.join(
+    columns.map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
+    sql`, `,
+  );
+  const json = sql`json_build_object(${sql.join(
+    columns.map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`),
+    sql`, `,
+  )})`;
+  const render = (chunk: SQL) => {
+    const rendered = dialect.sqlToQuery(chunk);
+    if (rendered.params.length) throw new Error('column lists have no parameters');
+    return sql.raw(rendered.sql);
+  };
+  const decoded = columns.map(([key, column]) => [key, column.mapFromDriverValue === passThrough ? null : column] as const);
+  shape = {
+    columns,
+    selectList: render(list),
+    asJson: render(json),
+    fromDriver(raw) {
+      const row: Record<string, unknown> = {};
+      for (const [key, column] of decoded) {
+        const value = raw[key];
+        row[key] = value == null ? null : column ? column.mapFromDriverValue(value) : value;
+      }
+      return row;
+    },
+  };
+  shapes.set(table, shape);
+  return shape;
+}
