@@ -1,4 +1,5 @@
 import { bigList } from './big-list';
+import { floor } from './floor';
 import { changeRequestList } from './change-requests';
 import { commentList } from './comments';
 import { nestedDiscussions } from './nested';
@@ -10,4 +11,4 @@ import { twoLevel } from './two-level';
 import { twoLevelReader } from './two-level-reader';
 
 /** Every shape `npm run bench` measures, in the order of its table. */
-export const SHAPES: BenchShape[] = [twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, commentList, nestedDiscussions, translationList];
+export const SHAPES: BenchShape[] = [floor, twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, commentList, nestedDiscussions, translationList];
