@@ -54,8 +54,11 @@ export function rememberMember(ctx: RequestContext, key: MemberKey, row: MemberR
   const loader = memberByKey(ctx).clear(key);
   if (row) loader.prime(key, row);
   if (ctx.viewer?.memberships && ctx.viewer.user.id === key.userId) {
-    if (row) ctx.viewer.memberships.set(key.organizationId, row);
-    else ctx.viewer.memberships.delete(key.organizationId);
+    // The map may be the cached session's, shared with other requests: this request gets its own.
+    const memberships = new Map(ctx.viewer.memberships);
+    if (row) memberships.set(key.organizationId, row);
+    else memberships.delete(key.organizationId);
+    ctx.viewer.memberships = memberships;
   }
   ctx.sessions?.forgetUser(key.userId);
   ctx.authz.forget();

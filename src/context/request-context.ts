@@ -12,11 +12,12 @@ export interface Viewer {
   user: UserRow;
   /**
    * Every membership of the viewer, by organization id, when authentication loaded them (it
-   * does): membership checks then cost no statement. Absent, they are loaded on demand.
+   * does): membership checks then cost no statement. Absent, they are loaded on demand. Shared
+   * with the other requests of the same cached session: a write replaces the map, never changes it.
    */
-  memberships?: Map<string, MemberRow>;
-  /** The organizations of those memberships, by id, loaded with them. */
-  organizations?: Map<string, OrganizationRow>;
+  memberships?: ReadonlyMap<string, MemberRow>;
+  /** The organizations of those memberships, by id, loaded with them (shared likewise). */
+  organizations?: ReadonlyMap<string, OrganizationRow>;
   /**
    * Set when the token was made by an organization's single sign-on: the one organization it acts
    * in. `memberships` then hold that organization's only, and everywhere else the user is an

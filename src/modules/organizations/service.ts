@@ -117,7 +117,8 @@ export async function updateOrganization(ctx: RequestContext, id: string, input:
     .where(eq(organizations.id, org.id))
     .returning();
   organizationById(ctx).clear(id).prime(id, updated);
-  ctx.viewer?.organizations?.set(id, updated);
+  // The viewer's map may be the cached session's, shared with other requests: this request gets its own.
+  if (ctx.viewer?.organizations) ctx.viewer.organizations = new Map(ctx.viewer.organizations).set(id, updated);
   ctx.sessions?.forgetOrganization(id);
   return updated;
 }
