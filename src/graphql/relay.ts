@@ -1,5 +1,5 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { DataLoader } from '../lib/loaders';
 import type { RequestContext } from '../context/request-context';
 import { MAX_GRAPHQL_PAGE_SIZE, resolveWindow, type Page, type PageArgs } from '../domain/page';
@@ -12,16 +12,29 @@ export interface ConnectionWithCount<T> {
   totalCount: () => Promise<number>;
 }
 
+/**
+ * An edge whose cursor is encoded when read, not before: most queries never ask for it. A class,
+ * so that the thousands of edges of a nested answer share one shape and one getter.
+ */
+class Edge<T> {
+  constructor(
+    readonly node: T,
+    private readonly page: Page<T>,
+    private readonly index: number,
+  ) {}
+
+  get cursor(): string {
+    return this.page.cursor(this.index);
+  }
+}
+
 /** A page as a Relay connection. Cursors are encoded only for the edges a query reads them from. */
 export function pageToConnection<T>(page: Page<T>): ConnectionWithCount<T> {
   const last = page.items.length - 1;
+  const edges: Edge<T>[] = new Array(page.items.length);
+  for (let i = 0; i < edges.length; i++) edges[i] = new Edge(page.items[i], page, i);
   return {
-    edges: page.items.map((node, i) => ({
-      node,
-      get cursor() {
-        return page.cursor(i);
-      },
-    })),
+    edges,
     pageInfo: {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,
@@ -84,6 +97,25 @@ function fieldsOf(set: SelectionSetNode | undefined, info: GraphQLResolveInfo, i
   return into;
 }
 
+/**
+ * What a connection field's selection asks, per field of the document: every parent of a nested
+ * connection asks the same, and the walk was paid once per parent (500 times in a page of spaces
+ * with their change requests).
+ */
+const selections = new WeakMap<FieldNode, ConnectionSelection & { key: string }>();
+
+function rememberedSelection(info: GraphQLResolveInfo): ConnectionSelection & { key: string } {
+  const field = info.fieldNodes[0];
+  // Several nodes merge into one field only through fragments; the first one is as good a key, with the count.
+  let known = info.fieldNodes.length === 1 ? selections.get(field) : undefined;
+  if (!known) {
+    const selection = connectionSelection(info);
+    known = { ...selection, key: [...selection.nodeFields].sort().join(',') };
+    if (info.fieldNodes.length === 1) selections.set(field, known);
+  }
+  return known;
+}
+
 export function connectionSelection(info: GraphQLResolveInfo): ConnectionSelection {
   const top = new Map<string, SelectionSetNode[]>();
   for (const node of info.fieldNodes) fieldsOf(node.selectionSet, info, top);
@@ -110,13 +142,13 @@ export type BatchLoad<P, T, A extends PageArgs> = (
  */
 export function batchedConnection<P extends { id: string }, T, A extends PageArgs>(name: string, load: BatchLoad<P, T, A>) {
   return async (parent: P, requested: A, ctx: RequestContext, info: GraphQLResolveInfo): Promise<ConnectionWithCount<T>> => {
-    const selection = connectionSelection(info);
+    const selection = rememberedSelection(info);
     let args = requested;
     if (!selection.page) {
       resolveWindow(requested, GRAPHQL_MAX);
       args = { ...requested, first: 0, last: null, before: null };
     }
-    const key = `${name}:${JSON.stringify(args)}:${[...selection.nodeFields].sort().join(',')}`;
+    const key = `${name}:${JSON.stringify(args)}:${selection.key}`;
     const loader = ctx.loaders.get(
       key,
       () =>
