@@ -164,7 +164,11 @@ export function postgresOptions(pooled: boolean, max: number): Options<Record<st
     // No JIT: the visibility filters inflate the planner's estimates past jit_above_cost, and compiling
     // a 2 ms list query then took over a second (test/bench/worst.ts). PgBouncer refuses these as
     // startup parameters: behind it they are set by its `connect_query` (see README, Scaling out).
-    ...(pooled ? {} : { connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000), jit: 'off' } }),
+    // Prepared statements (./prepared-sql.ts) are still planned for their values on every run, as
+    // unnamed ones were: after five runs PostgreSQL would switch to a generic plan, which took a
+    // search across an organization from 0.1 s to 0.9 s. What preparing saves is the parse and
+    // the describe round trip.
+    ...(pooled ? {} : { connection: { statement_timeout: Number(process.env.STATEMENT_TIMEOUT_MS ?? 15_000), jit: 'off', plan_cache_mode: 'force_custom_plan' } }),
   } as Options<Record<string, never>>;
 }
 
