@@ -1,5 +1,6 @@
-import { and, eq, exists, or, param, sql } from 'drizzle-orm';
+import { param, sql } from 'drizzle-orm';
 import { anyOf } from '../db/any';
+import { rowAsJson, rowFromJson } from '../db/json-row';
 import { defineLoader } from '../db/loader';
 import { resolveContentRole, type ContentLink } from '../domain/permissions';
 import type { Role } from '../domain/roles';
@@ -39,42 +40,75 @@ export const ancestorIds = defineLoader<string, string[]>('collectionAncestorIds
   return ids.map((id) => chains.get(id) ?? null);
 });
 
+/** What a role is resolved from, for one piece of content: the collections above it and the grants on each link. */
+interface AccessChain {
+  /** The collections from the content's own (a collection) or its parent (a space) up, nearest first. */
+  collections: CollectionRow[];
+  /** Roles granted to the user, directly or through a team, by `space:<id>` or `collection:<id>`. */
+  grants: Map<string, Role[]>;
+}
+
 /**
- * The roles granted on each piece of content to one user, directly or through their teams. Keys
- * are `<userId>|space:<id>` or `<userId>|collection:<id>`; a request has one viewer, so a batch
- * holds one user.
+ * Everything `contentRole` needs beyond the membership, for many pieces of content in one
+ * statement: the collection chains above them (rows included) and the user's grants on every link.
+ * Keys are `<userId>|<organizationId>|space:<id>|<parentId or empty>` or `...|collection:<id>|<id>`; a request
+ * has one viewer, so a batch holds one user. It was four statements per page of spaces for a reader
+ * (ancestors, collections, then grants twice), where an admin pays none.
  */
-const grantsForUser = defineLoader<string, Role[]>('grantsForUser', async (db, keys) => {
-  const byUser = new Map<string, { space: string[]; collection: string[] }>();
-  for (const key of keys) {
-    const [userId, content] = key.split('|');
-    const [kind, id] = content.split(':') as ['space' | 'collection', string];
-    const entry = byUser.get(userId) ?? { space: [], collection: [] };
-    entry[kind].push(id);
-    byUser.set(userId, entry);
-  }
-  const found = new Map<string, Role[]>();
-  for (const [userId, ids] of byUser) {
-    const rows = await db
-      .select({ spaceId: contentGrants.spaceId, collectionId: contentGrants.collectionId, role: contentGrants.role })
-      .from(contentGrants)
-      .where(
-        and(
-          or(anyOf(contentGrants.spaceId, ids.space), anyOf(contentGrants.collectionId, ids.collection)),
-          or(
-            eq(contentGrants.userId, userId),
-            // By the team member's key: the user's teams of the grant's organization, not of all of them.
-            exists(db.select({ one: sql`1` }).from(teamMembers).where(and(eq(teamMembers.teamId, contentGrants.teamId), eq(teamMembers.userId, userId)))),
-          ),
-        ),
-      );
-    for (const row of rows) {
-      const key = `${userId}|${row.spaceId ? `space:${row.spaceId}` : `collection:${row.collectionId}`}`;
-      found.set(key, [...(found.get(key) ?? []), row.role]);
+const accessChains = defineLoader<string, AccessChain>('contentAccessChains', async (db, keys) => {
+  const parsed = keys.map((key) => {
+    const [userId, organizationId, content, start] = key.split('|');
+    return { userId, organizationId, content, start };
+  });
+  const answers = new Map<string, AccessChain>();
+  for (const userId of new Set(parsed.map((p) => p.userId))) {
+    const mine = parsed.filter((p) => p.userId === userId);
+    const starts = [...new Set(mine.map((p) => p.start).filter(Boolean))];
+    const spaceIds = mine.filter((p) => p.content.startsWith('space:')).map((p) => p.content.slice('space:'.length));
+    // Grants and team memberships of the organizations asked about only: the chain's collections are theirs.
+    const organizationIds = [...new Set(mine.map((p) => p.organizationId))];
+    const result = (await db.execute(sql`with recursive chain(leaf, id, parent, depth) as (
+        select id, id, parent_id, 0 from collections where id = any(${param(starts)}::text[])
+        union all
+        select chain.leaf, c.id, c.parent_id, chain.depth + 1 from collections c join chain on c.id = chain.parent
+        where chain.depth < 64
+      )
+      select
+        (select coalesce(json_agg(json_build_object('leaf', leaf, 'id', id) order by leaf, depth), '[]'::json) from chain) as chains,
+        (select coalesce(json_agg(${rowAsJson(collections)}), '[]'::json) from ${collections} where ${collections.id} in (select id from chain)) as rows,
+        (select coalesce(json_agg(json_build_object('space', ${contentGrants.spaceId}, 'collection', ${contentGrants.collectionId}, 'role', ${contentGrants.role})), '[]'::json)
+          from ${contentGrants}
+          where ${anyOf(contentGrants.organizationId, organizationIds)}
+            and (${contentGrants.spaceId} = any(${param(spaceIds)}::text[]) or ${contentGrants.collectionId} in (select id from chain))
+            and (${contentGrants.userId} = ${userId}
+              or exists (select 1 from ${teamMembers} where ${anyOf(teamMembers.organizationId, organizationIds)}
+                and ${teamMembers.teamId} = ${contentGrants.teamId} and ${teamMembers.userId} = ${userId}))) as grants`)) as unknown as
+      | AccessRow[]
+      | { rows: AccessRow[] };
+    const [row] = Array.isArray(result) ? result : result.rows;
+    const rows = new Map(row.rows.map((json) => [json.id as string, rowFromJson<CollectionRow>(collections, json)]));
+    const chains = new Map<string, CollectionRow[]>();
+    for (const { leaf, id } of row.chains) {
+      const chain = chains.get(leaf) ?? [];
+      const collection = rows.get(id);
+      if (collection) chain.push(collection);
+      chains.set(leaf, chain);
     }
+    const grants = new Map<string, Role[]>();
+    for (const grant of row.grants) {
+      const link = grant.space ? `space:${grant.space}` : `collection:${grant.collection}`;
+      grants.set(link, [...(grants.get(link) ?? []), grant.role]);
+    }
+    for (const p of mine) answers.set(`${p.userId}|${p.organizationId}|${p.content}|${p.start}`, { collections: p.start ? (chains.get(p.start) ?? []) : [], grants });
   }
-  return keys.map((k) => found.get(k) ?? []);
+  return keys.map((key) => answers.get(key) ?? null);
 });
+
+interface AccessRow {
+  chains: { leaf: string; id: string }[];
+  rows: Record<string, unknown>[];
+  grants: { space: string | null; collection: string | null; role: Role }[];
+}
 
 /** The collection and its ancestors, nearest first; empty for the top level. */
 export async function collectionChain(ctx: RequestContext, collectionId: string | null): Promise<CollectionRow[]> {
@@ -106,15 +140,10 @@ async function resolveRole(ctx: RequestContext, content: Content): Promise<Role 
   const membership = await viewerMembership(ctx, content.row.organizationId);
   if (!membership) return null;
   if (membership.role === 'admin') return 'admin';
-  const userId = ctx.viewer.user.id;
-  const collectionsAbove = await collectionChain(ctx, content.kind === 'space' ? content.row.parentId : content.row.id);
-  const links: Content[] = [...(content.kind === 'space' ? [content] : []), ...collectionsAbove.map((row) => ({ kind: 'collection' as const, row }))];
-  const chain: ContentLink[] = await Promise.all(
-    links.map(async (link) => ({
-      defaultLevel: link.row.defaultLevel ?? null,
-      grants: (await grantsForUser(ctx).load(`${userId}|${link.kind}:${link.row.id}`)) ?? [],
-    })),
-  );
+  const start = content.kind === 'space' ? (content.row.parentId ?? '') : content.row.id;
+  const access = (await accessChains(ctx).load(`${ctx.viewer.user.id}|${content.row.organizationId}|${content.kind}:${content.row.id}|${start}`))!;
+  const links: Content[] = [...(content.kind === 'space' ? [content] : []), ...access.collections.map((row) => ({ kind: 'collection' as const, row }))];
+  const chain: ContentLink[] = links.map((link) => ({ defaultLevel: link.row.defaultLevel ?? null, grants: access.grants.get(`${link.kind}:${link.row.id}`) ?? [] }));
   return resolveContentRole({ membership, chain });
 }
 
@@ -123,7 +152,7 @@ export function forgetContentAccess(ctx: RequestContext): void {
   ctx.loaders.forget('contentRole');
   collectionById(ctx).clearAll();
   ancestorIds(ctx).clearAll();
-  grantsForUser(ctx).clearAll();
+  accessChains(ctx).clearAll();
   ctx.authz.forget();
 }
 

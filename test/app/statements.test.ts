@@ -70,6 +70,18 @@ describe('statements per request of the bench shapes', () => {
     expect(body.count).toBe(counts.spaces);
   });
 
+  it("2-level through REST as a read member: the list and one statement for the permissions of all its spaces", async () => {
+    const { statements, body } = await statementsOf(reader.token, rest(twoLevel, reader.token));
+    // An admin's role needs no statement; a reader's comes from the collections above each space
+    // and the grants on them, for the whole page at once (it was four statements).
+    expect(statements).toBe(2);
+    expect(body.items).toHaveLength(counts.visibleToReader);
+    // The team's comment grant on Closed reaches its spaces; the open collection's spaces are read-only.
+    const commentable = body.items.filter((s: any) => s.permissions.comment);
+    expect(commentable).toHaveLength(15);
+    expect(body.items.every((s: any) => s.permissions.view && !s.permissions.edit && !s.permissions.admin)).toBe(true);
+  });
+
   it('small: one statement through GraphQL (the count, no page), none through REST', async () => {
     const viaGraphql = await statementsOf(acme.admin.token, graphql(small, acme.admin.token));
     expect(viaGraphql.statements).toBe(1);
