@@ -1,5 +1,6 @@
 import { Column, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { timestampFromText } from './timestamp-text';
 
 /**
  * What the hand-built statements need of a table, worked out once per table instead of on every
@@ -21,6 +22,16 @@ const shapes = new WeakMap<PgTable, TableShape>();
 const dialect = new PgDialect({ casing: 'snake_case' });
 const passThrough = Column.prototype.mapFromDriverValue;
 
+/** How a column's driver value becomes the row's: null when it is used as it comes (text, numbers). */
+function decoderOf(column: PgColumn): ((value: unknown) => unknown) | null {
+  if (column.mapFromDriverValue === passThrough) return null;
+  // Timestamps with a time zone, as Date (the app's `ts()`): read by position, not by V8's parser.
+  if (column.columnType === 'PgTimestamp' && (column as unknown as { withTimezone: boolean }).withTimezone) {
+    return (value) => (typeof value === 'string' ? timestampFromText(value) : value);
+  }
+  return (value) => column.mapFromDriverValue(value);
+}
+
 export function tableShape(table: PgTable): TableShape {
   let shape = shapes.get(table);
   if (shape) return shape;
@@ -38,16 +49,16 @@ export function tableShape(table: PgTable): TableShape {
     if (rendered.params.length) throw new Error('column lists have no parameters');
     return sql.raw(rendered.sql);
   };
-  const decoded = columns.map(([key, column]) => [key, column.mapFromDriverValue === passThrough ? null : column] as const);
+  const decoded = columns.map(([key, column]) => [key, decoderOf(column)] as const);
   shape = {
     columns,
     selectList: render(list),
     asJson: render(json),
     fromDriver(raw) {
       const row: Record<string, unknown> = {};
-      for (const [key, column] of decoded) {
+      for (const [key, decode] of decoded) {
         const value = raw[key];
-        row[key] = value == null ? null : column ? column.mapFromDriverValue(value) : value;
+        row[key] = value == null ? null : decode ? decode(value) : value;
       }
       return row;
     },
