@@ -1,4 +1,4 @@
-import { and, asc, count, desc, getTableColumns, param, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, param, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { encodeCursor, type CursorValue } from '../lib/cursor';
 import { badCursor, decodePageCursor, resolveWindow, type Page, type PageArgs } from '../domain/page';
@@ -128,22 +128,21 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
  * `count`; GraphQL's `totalCount` counts exactly, in a statement of its own, only when asked.
  */
 export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: PageArgs, max: number): Promise<Page<TRow>> {
-  const options = { countUpTo: true };
   const p = plan(spec as KeysetSpec<unknown>, args, max);
   let rows: TRow[] = [];
   let bounded: number | undefined;
   if (p.size > 0) {
-    const columns = getTableColumns(spec.table);
-    const selection = options.countUpTo ? { ...columns, keysetBoundedCount: boundedCount(spec as KeysetSpec<unknown>) } : columns;
-    const found = (await db
-      .select(selection)
-      .from(spec.table)
-      .where(and(spec.where, p.cursorWhere))
-      .orderBy(...orderFor(spec as KeysetSpec<unknown>, p.descending))
-      .limit(p.size + 1)) as (TRow & { keysetBoundedCount?: number })[];
-    if (options.countUpTo && found.length) bounded = found[0].keysetBoundedCount;
-    rows = options.countUpTo ? found.map(({ keysetBoundedCount: _, ...row }) => row as TRow) : found;
-  } else if (options.countUpTo) {
+    // Written out rather than through drizzle's select builder: its building and row mapping cost
+    // more than the statement on a page of 50 (see ./table-shape.ts).
+    const shape = tableShape(spec.table);
+    const order = sql.join(orderFor(spec as KeysetSpec<unknown>, p.descending), sql`, `);
+    const found = driverRows(
+      await db.execute(sql`select ${shape.selectList}, ${boundedCount(spec as KeysetSpec<unknown>)} as keyset_bounded_count
+        from ${spec.table} where ${and(spec.where, p.cursorWhere) ?? sql`true`} order by ${order} limit ${p.size + 1}`),
+    );
+    if (found.length) bounded = Number(found[0].keyset_bounded_count);
+    rows = found.map((raw) => shape.fromDriver(raw) as TRow);
+  } else {
     const [row] = await db.select({ n: boundedCount(spec as KeysetSpec<unknown>) }).from(sql`(select 1) as one`);
     bounded = row.n;
   }
@@ -152,6 +151,11 @@ export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: Pag
     return Number(row?.n ?? 0);
   });
   return toPage(spec, p, rows, total, bounded);
+}
+
+/** Rows of `db.execute`: an array from postgres.js, `{ rows }` from PGlite. */
+function driverRows(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
 }
 
 /**
@@ -189,8 +193,7 @@ export async function keysetPages<TRow, TIncluded = never>(
         limit ${p.size + 1}
       ) as page
       order by page.keyset_rank`;
-    const result = (await db.execute(query)) as unknown as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
-    for (const raw of Array.isArray(result) ? result : result.rows) {
+    for (const raw of driverRows(await db.execute(query))) {
       const row = shape.fromDriver(raw) as TRow;
       const extra = raw.keyset_included as { row: Record<string, unknown>; visible: boolean } | null | undefined;
       if (include && extra) include.attach(row, rowFromJson<TIncluded>(include.table, extra.row), extra.visible);
