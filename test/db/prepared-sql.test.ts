@@ -3,7 +3,7 @@
  * connection and reused, still planned for their values each run, and left unnamed behind a
  * transaction pooler.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { users } from '../../src/db/schema/users';
@@ -59,6 +59,14 @@ describe.skipIf(!onPostgres)('prepared statements', () => {
     expect(statements).toHaveLength(1);
     // Nine runs of one statement: never a generic plan, which searches were measured to pay dearly for.
     expect(statements[0]).toMatchObject({ generic: 0, custom: 9 });
+  });
+
+  it('leaves a bulk statement (more than 100 parameters) unprepared', async () => {
+    const ids = Array.from({ length: 150 }, (_, i) => `${userId}-${i}`);
+    const rows = await direct.db.select({ id: users.id }).from(users).where(inArray(users.id, [userId, ...ids]));
+    expect(rows).toEqual([{ id: userId }]);
+    const bulk = (await direct.db.execute(sql`select count(*)::int as n from pg_prepared_statements where statement like '%"users"."id" in%'`)) as unknown as { n: number }[];
+    expect(bulk[0].n).toBe(0);
   });
 
   it('prepares nothing through a transaction pooler, and answers the same', async () => {
