@@ -1,4 +1,4 @@
-import { and, asc, count, desc, param, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, param, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { encodeCursor, type CursorValue } from '../lib/cursor';
 import { badCursor, decodePageCursor, resolveWindow, type Page, type PageArgs } from '../domain/page';
@@ -147,7 +147,7 @@ export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: Pag
     bounded = row.n;
   }
   const total = once(async () => {
-    const [row] = await db.select({ n: count() }).from(spec.table).where(spec.where);
+    const [row] = driverRows(await db.execute(sql`select count(*)::int as n from ${spec.table} where ${spec.where ?? sql`true`}`));
     return Number(row?.n ?? 0);
   });
   return toPage(spec, p, rows, total, bounded);
@@ -201,11 +201,10 @@ export async function keysetPages<TRow, TIncluded = never>(
     }
   }
   const totals = once(async () => {
-    const rows = await db
-      .select({ parent: spec.partition, n: count() })
-      .from(spec.table)
-      .where(and(anyOf(spec.partition, ids), spec.where))
-      .groupBy(spec.partition);
+    const rows = driverRows(
+      await db.execute(sql`select ${spec.partition} as parent, count(*)::int as n from ${spec.table}
+        where ${and(anyOf(spec.partition, ids), spec.where)} group by ${spec.partition}`),
+    );
     return new Map(rows.map((r) => [r.parent as string, Number(r.n)]));
   });
   return new Map(ids.map((id) => [id, toPage(spec, p, byParent.get(id)!, async () => (await totals()).get(id) ?? 0)]));
