@@ -1,4 +1,5 @@
 import type { Sql } from 'postgres';
+import { aroundUnsafe } from './around-unsafe';
 
 /** Called once per statement when it settles: seconds from being sent to the pool until answered. */
 export type StatementTimer = (seconds: number, failed: boolean) => void;
@@ -6,30 +7,12 @@ export type StatementTimer = (seconds: number, failed: boolean) => void;
 type Query = Promise<unknown> & { handle(): unknown };
 
 /**
- * postgres.js has no hook around a statement, so the client drizzle uses is wrapped: each query
- * from `unsafe` (all of drizzle's, inside transactions and savepoints too) is timed from the moment
- * it is handed to the pool, so the time includes waiting for a free connection, until it settles.
+ * Each query from `unsafe` (all of drizzle's, inside transactions and savepoints too) is timed from
+ * the moment it is handed to the pool, so the time includes waiting for a free connection, until
+ * it settles.
  */
 export function timedSql<T extends Sql>(sql: T, onStatement: StatementTimer): T {
-  const scope = (inner: Sql): unknown =>
-    new Proxy(inner, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        if (property === 'unsafe') {
-          return (...args: unknown[]) => time((value as (...a: unknown[]) => Query)(...args), onStatement);
-        }
-        if (property === 'begin' || property === 'savepoint') {
-          // The callback, always last, gets the transaction's own client: wrapped as well.
-          return (...args: unknown[]) => {
-            const fn = args.at(-1) as (tx: Sql) => unknown;
-            return (value as (...a: unknown[]) => unknown)(...args.slice(0, -1), (tx: Sql) => fn(scope(tx) as Sql));
-          };
-        }
-        return value;
-      },
-    });
-  return scope(sql) as T;
+  return aroundUnsafe(sql, (unsafe) => (...args) => time(unsafe(...args) as Query, onStatement));
 }
 
 function time(query: Query, onStatement: StatementTimer): Query {
