@@ -2,6 +2,7 @@ import { param, sql } from 'drizzle-orm';
 import { anyOf } from '../db/any';
 import { rowAsJson, rowFromJson } from '../db/json-row';
 import { defineLoader } from '../db/loader';
+import { rowsOf } from '../db/rows';
 import { resolveContentRole, type ContentLink } from '../domain/permissions';
 import type { Role } from '../domain/roles';
 import { byKey } from '../lib/loaders';
@@ -29,8 +30,8 @@ export const ancestorIds = defineLoader<string, string[]>('collectionAncestorIds
       union all
       select chain.leaf, c.id, c.parent_id, chain.depth + 1 from collections c join chain on c.id = chain.parent
       where chain.depth < 64
-    ) select leaf, id from chain order by leaf, depth`)) as unknown as { leaf: string; id: string }[] | { rows: { leaf: string; id: string }[] };
-  const rows = Array.isArray(result) ? result : result.rows;
+    ) select leaf, id from chain order by leaf, depth`));
+  const rows = rowsOf<{ leaf: string; id: string }>(result);
   const chains = new Map<string, string[]>();
   for (const row of rows) {
     const chain = chains.get(row.leaf) ?? [];
@@ -82,10 +83,8 @@ const accessChains = defineLoader<string, AccessChain>('contentAccessChains', as
             and (${contentGrants.spaceId} = any(${param(spaceIds)}::text[]) or ${contentGrants.collectionId} in (select id from chain))
             and (${contentGrants.userId} = ${userId}
               or exists (select 1 from ${teamMembers} where ${anyOf(teamMembers.organizationId, organizationIds)}
-                and ${teamMembers.teamId} = ${contentGrants.teamId} and ${teamMembers.userId} = ${userId}))) as grants`)) as unknown as
-      | AccessRow[]
-      | { rows: AccessRow[] };
-    const [row] = Array.isArray(result) ? result : result.rows;
+                and ${teamMembers.teamId} = ${contentGrants.teamId} and ${teamMembers.userId} = ${userId}))) as grants`));
+    const [row] = rowsOf<AccessRow>(result);
     const rows = new Map(row.rows.map((json) => [json.id as string, rowFromJson<CollectionRow>(collections, json)]));
     const chains = new Map<string, CollectionRow[]>();
     for (const { leaf, id } of row.chains) {

@@ -5,6 +5,7 @@ import { badCursor, decodePageCursor, resolveWindow, type Page, type PageArgs } 
 import { anyOf } from './any';
 import type { Db } from './client';
 import { rowAsJson, rowFromJson } from './json-row';
+import { rowsOf } from './rows';
 import { tableShape } from './table-shape';
 
 /**
@@ -136,7 +137,7 @@ export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: Pag
     // more than the statement on a page of 50 (see ./table-shape.ts).
     const shape = tableShape(spec.table);
     const order = sql.join(orderFor(spec as KeysetSpec<unknown>, p.descending), sql`, `);
-    const found = driverRows(
+    const found = rowsOf(
       await db.execute(sql`select ${shape.selectList}, ${boundedCount(spec as KeysetSpec<unknown>)} as keyset_bounded_count
         from ${spec.table} where ${and(spec.where, p.cursorWhere) ?? sql`true`} order by ${order} limit ${p.size + 1}`),
     );
@@ -147,15 +148,10 @@ export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: Pag
     bounded = row.n;
   }
   const total = once(async () => {
-    const [row] = driverRows(await db.execute(sql`select count(*)::int as n from ${spec.table} where ${spec.where ?? sql`true`}`));
+    const [row] = rowsOf(await db.execute(sql`select count(*)::int as n from ${spec.table} where ${spec.where ?? sql`true`}`));
     return Number(row?.n ?? 0);
   });
   return toPage(spec, p, rows, total, bounded);
-}
-
-/** Rows of `db.execute`: an array from postgres.js, `{ rows }` from PGlite. */
-function driverRows(result: unknown): Record<string, unknown>[] {
-  return Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows;
 }
 
 /**
@@ -193,7 +189,7 @@ export async function keysetPages<TRow, TIncluded = never>(
         limit ${p.size + 1}
       ) as page
       order by page.keyset_rank`;
-    for (const raw of driverRows(await db.execute(query))) {
+    for (const raw of rowsOf(await db.execute(query))) {
       const row = shape.fromDriver(raw) as TRow;
       const extra = raw.keyset_included as { row: Record<string, unknown>; visible: boolean } | null | undefined;
       if (include && extra) include.attach(row, rowFromJson<TIncluded>(include.table, extra.row), extra.visible);
@@ -201,7 +197,7 @@ export async function keysetPages<TRow, TIncluded = never>(
     }
   }
   const totals = once(async () => {
-    const rows = driverRows(
+    const rows = rowsOf(
       await db.execute(sql`select ${spec.partition} as parent, count(*)::int as n from ${spec.table}
         where ${and(anyOf(spec.partition, ids), spec.where)} group by ${spec.partition}`),
     );

@@ -1,5 +1,6 @@
 import { param, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import type { RevisionRow } from '../../db/schema/revisions';
 import { loadObjects } from './objects';
 import { searchConfig, sectionsOf } from './search-sections';
@@ -32,8 +33,6 @@ function fingerprints(tree: RevisionTree): Map<string, Fingerprint> {
   }
   return out;
 }
-
-const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
 
 /** Brings the rows of a space from `before` to what `tree` holds: deletes what went or changed, writes what came or changed. */
 async function applyDiff(tx: Tx | Db, spaceId: string, config: string, before: Map<string, Fingerprint>, tree: RevisionTree, rebuildAll = false): Promise<void> {

@@ -4,6 +4,7 @@ import { ValidationError } from '../../domain/errors';
 import { badCursor, resolveWindow, type Page, type PageArgs } from '../../domain/page';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { spaces } from '../../db/schema/spaces';
+import { rowsOf } from '../../db/rows';
 import { readRevision } from './commit';
 import { refreshIndex } from './search-index';
 import { searchConfig } from './search-sections';
@@ -114,7 +115,7 @@ async function searchRows(ctx: RequestContext, scope: SQL, languages: (string | 
     join top_sections ts on ts.space_id = tp.space_id and ts.page_id = tp.page_id
     join search_sections ss on ss.space_id = ts.space_id and ss.page_id = ts.page_id and ss.section = ts.section
     order by rs.rank desc, rs.space_id, tp.rank desc, tp.page_id, ts.n`);
-  return (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as HitRow[];
+  return rowsOf<HitRow>(result);
 }
 
 /** Rows in order as spaces of pages of sections. */

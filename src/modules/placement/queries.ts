@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DefaultLevel } from '../../domain/permissions';
 import type { Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { ConflictError, ValidationError } from '../../domain/errors';
 import { collections } from '../../db/schema/collections';
 import { spaces } from '../../db/schema/spaces';
@@ -111,8 +112,8 @@ export async function subtreeIds(db: Tx, collectionId: string): Promise<string[]
       select ${collectionId}::text, 0
       union all
       select c.id, sub.depth + 1 from collections c join sub on c.parent_id = sub.id where sub.depth < 64
-    ) select id from sub`)) as unknown as { id: string }[] | { rows: { id: string }[] };
-  return (Array.isArray(result) ? result : result.rows).map((r) => r.id);
+    ) select id from sub`));
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
 }
 
 /**
