@@ -4,11 +4,11 @@ import { timestampFromText } from './timestamp-text';
 
 /**
  * What the hand-built statements need of a table, worked out once per table instead of on every
- * request: its columns, those whose driver values need converting (timestamps; text comes as it
- * is), and the select list naming each column by its TypeScript key, already rendered.
+ * request: the select list naming each column by its TypeScript key and the row as JSON, both
+ * already rendered, and the decoding of the columns whose driver values need it (timestamps; text
+ * comes as it is).
  */
 export interface TableShape {
-  columns: readonly (readonly [string, PgColumn])[];
   /** `"spaces"."id" as "id", ...`: one chunk of SQL rather than two per column to render. */
   selectList: SQL;
   /** The whole row as one JSON object keyed by TypeScript names (see ./json-row.ts). */
@@ -51,7 +51,6 @@ export function tableShape(table: PgTable): TableShape {
   };
   const decoded = columns.map(([key, column]) => [key, decoderOf(column)] as const);
   shape = {
-    columns,
     selectList: render(list),
     asJson: render(json),
     fromDriver(raw) {
