@@ -1,3 +1,4 @@
+import { Response } from '../lib/response';
 import type { UnauthenticatedError } from '../domain/errors';
 
 /**

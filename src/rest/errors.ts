@@ -1,3 +1,4 @@
+import { Response } from '../lib/response';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, reportUnavailable, RETRY_AFTER_SECONDS } from '../lib/unavailable';
 import { DomainError, RateLimitedError, type DomainErrorCode } from '../domain/errors';
 import { BodyTooLargeError } from '../lib/body-too-large';

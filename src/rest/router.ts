@@ -1,3 +1,4 @@
+import { Response } from '../lib/response';
 import type { ZodType } from 'zod';
 import { requireViewer, type RequestContext } from '../context/request-context';
 import { ValidationError } from '../domain/errors';
