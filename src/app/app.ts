@@ -29,6 +29,7 @@ import { INTEGRATION_ENDPOINT, serveIntegrationEndpoint } from '../modules/insta
 import type { RequestContext } from '../context/request-context';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset, graphiqlPage, wantsGraphiQL } from './graphiql';
 import { withHttpPolicies } from './http-policies';
+import { graphqlPost } from './graphql-post';
 import type { ReadRouting } from '../db/replica';
 import { afterGraphql, routeRest, useReadRouting, type GraphqlRoute } from './read-routing';
 
@@ -105,6 +106,8 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
     logging: quietLogger,
   });
 
+  const answerGraphql = graphqlPost<{ quire: RequestContext; quireRoute?: GraphqlRoute }>(yoga);
+
   return withHttpPolicies<ClientInfo>(services.config, {
     async fetch(request: Request, client: ClientInfo = {}): Promise<Response> {
       const { pathname } = new URL(request.url);
@@ -122,9 +125,9 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
           if (isDatabaseUnavailable(error)) return serviceUnavailableResponse({ cause: error });
           throw error;
         }
-        if (!reads) return yoga.fetch(request, { quire: ctx });
+        if (!reads) return answerGraphql(request, { quire: ctx });
         const route: GraphqlRoute = { ctx, wrote: false };
-        const response = await yoga.fetch(request, { quire: ctx, quireRoute: route });
+        const response = await answerGraphql(request, { quire: ctx, quireRoute: route });
         await afterGraphql(reads, route);
         return response;
       }

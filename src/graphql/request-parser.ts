@@ -129,3 +129,25 @@ export function boundedRequestParser(request: Request): ((request: Request) => P
   if (contentTypeIs(request, 'multipart/form-data')) return fromMultipart;
   return null;
 }
+
+const ENVELOPE_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
+const isObjectOrAbsent = (value: unknown) => value == null || (typeof value === 'object' && !Array.isArray(value));
+
+/**
+ * A JSON POST body as it is when nothing about it needs an answer of its own: an object of the
+ * four known fields with a query, and none of what `envelope` refuses. Null otherwise, for Yoga's
+ * parsers to read it again and say what is wrong, in their words.
+ */
+export function jsonBodyParams(text: string): (GraphQLParams & { query: string }) | null {
+  let params: GraphQLParams;
+  try {
+    params = envelope(text, 'POST body sent invalid JSON.');
+  } catch {
+    return null;
+  }
+  if (Array.isArray(params) || typeof params.query !== 'string') return null;
+  for (const key of Object.keys(params)) if (!ENVELOPE_KEYS.has(key)) return null;
+  if (!isObjectOrAbsent(params.variables) || !isObjectOrAbsent(params.extensions)) return null;
+  if (params.operationName != null && typeof params.operationName !== 'string') return null;
+  return params as GraphQLParams & { query: string };
+}
