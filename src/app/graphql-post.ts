@@ -1,6 +1,5 @@
 import type { ExecutionResult } from 'graphql';
-import { processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
-import { isAsyncIterable } from '@envelop/core';
+import { isAsyncIterable, processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
 import { jsonBodyParams } from '../graphql/request-parser';
 
 /** What this path uses of a Yoga instance. */
@@ -62,7 +61,7 @@ export function graphqlPost<S extends object>(yoga: Yoga<S>) {
       const again = new yoga.fetchAPI.Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
       return yoga.fetch(again, serverContext);
     }
-    const result = (await yoga.getResultForParams({ params, request }, { ...serverContext, request })) as ExecutionResult | AsyncIterable<ExecutionResult> | undefined;
+    const result = (await yoga.getResultForParams({ params, request }, serverContext)) as ExecutionResult | AsyncIterable<ExecutionResult> | undefined;
     if (result === undefined || isAsyncIterable(result)) {
       // Not reached for the documents let through above; were it, the stream is closed, not leaked.
       if (result) await (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.();

@@ -20,11 +20,11 @@ const validateQuietly = (schema: Parameters<typeof validate>[0], document: Param
  * suggestions, which would let it guess field names one typo at a time, and, when the setting
  * turns it off, no introspection. Signed-in callers keep both: they are the ones writing queries.
  */
-export function useAnonymousLimits(options: { introspection: boolean }): Plugin<{ quire: RequestContext }> {
+export function useAnonymousLimits(options: { introspection: boolean }): Plugin<RequestContext> {
   return {
     onValidate({ context, addValidationRule, setValidationFn }) {
-      // Validation runs on the server context, before yoga builds the operation's context.
-      if (context.quire.viewer) return;
+      // The request's context is the server context itself (src/app/app.ts), so it is there already.
+      if (context.viewer) return;
       addValidationRule(AnonymousCaller);
       if (!options.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
       setValidationFn(validateQuietly as typeof validate);
