@@ -60,6 +60,15 @@ export function rememberMember(ctx: RequestContext, key: MemberKey, row: MemberR
     else memberships.delete(key.organizationId);
     ctx.viewer.memberships = memberships;
   }
+  if (ctx.viewer?.organizations?.has(key.organizationId)) {
+    // The session's copy of the organization now has an old member count: this request reads it afresh.
+    const organizations = new Map(ctx.viewer.organizations);
+    organizations.delete(key.organizationId);
+    ctx.viewer.organizations = organizations;
+  }
   ctx.sessions?.forgetUser(key.userId);
+  // Every cached session holding the organization has its old member count: this instance drops
+  // them now, the others when the database announces the change (migrations 0004 and 0022).
+  ctx.sessions?.forgetOrganization(key.organizationId);
   ctx.authz.forget();
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Role } from '../../domain/roles';
 import { ts } from './columns';
 
@@ -23,6 +23,8 @@ export const organizations = pgTable(
     ai: boolean().notNull().default(false),
     inviteLinks: boolean().notNull().default(true),
     plan: text().notNull().default('free_2024'),
+    /** Rows of organization_members, kept by a trigger (migration 0022): counted on write, not on read. */
+    membersCount: integer().notNull().default(0),
   },
   (t) => [
     uniqueIndex('organizations_hostname_key').on(t.hostname),

@@ -62,8 +62,10 @@ export async function listMembersOfOrganizations(
   max: number,
 ): Promise<Map<string, Page<MemberRow> | Error>> {
   const spec = memberListSpec(filter);
-  const ids = (await ctx.authz.allowed('organization:listMembers', orgs)).map((o) => o.id);
-  const pages = await keysetPages(ctx.db, { ...spec, partition: organizationMembers.organizationId, parentIds: ids, parentOf: (r) => r.organizationId }, args, max);
+  const allowed = await ctx.authz.allowed('organization:listMembers', orgs);
+  const pages = await keysetPages(ctx.db, { ...spec, partition: organizationMembers.organizationId, parentIds: allowed.map((o) => o.id), parentOf: (r) => r.organizationId }, args, max);
+  // The whole list's size is the organization's own counter (kept by a trigger); a filtered one is counted.
+  if (!spec.where) for (const org of allowed) pages.get(org.id)!.count = async () => org.membersCount;
   return new Map(orgs.map((o) => [o.id, pages.get(o.id) ?? new ForbiddenError('Guests cannot list the members of an organization')]));
 }
 
