@@ -32,6 +32,22 @@ function decoderOf(column: PgColumn): ((value: unknown) => unknown) | null {
   return (value) => column.mapFromDriverValue(value);
 }
 
+/**
+ * The row decoder of a table, as one function returning one object literal: every row then has
+ * the same hidden class from the start, built in one step. Assigning the keys one by one to an
+ * empty object, in a loop over the columns, cost a third of reading a page of 50 spaces. The keys
+ * are the table's own TypeScript names, quoted; nothing from a request goes into the source.
+ */
+function rowBuilder(columns: (readonly [string, ((value: unknown) => unknown) | null])[]): (raw: Record<string, unknown>) => Record<string, unknown> {
+  const decoders = columns.map(([, decode]) => decode);
+  const fields = columns.map(([key, decode], i) => {
+    const name = JSON.stringify(key);
+    const value = `raw[${name}]`;
+    return decode ? `${name}: ${value} == null ? null : d[${i}](${value})` : `${name}: ${value} ?? null`;
+  });
+  return new Function('d', `return function fromDriver(raw) { return { ${fields.join(', ')} }; };`)(decoders);
+}
+
 export function tableShape(table: PgTable): TableShape {
   let shape = shapes.get(table);
   if (shape) return shape;
@@ -49,18 +65,10 @@ export function tableShape(table: PgTable): TableShape {
     if (rendered.params.length) throw new Error('column lists have no parameters');
     return sql.raw(rendered.sql);
   };
-  const decoded = columns.map(([key, column]) => [key, decoderOf(column)] as const);
   shape = {
     selectList: render(list),
     asJson: render(json),
-    fromDriver(raw) {
-      const row: Record<string, unknown> = {};
-      for (const [key, decode] of decoded) {
-        const value = raw[key];
-        row[key] = value == null ? null : decode ? decode(value) : value;
-      }
-      return row;
-    },
+    fromDriver: rowBuilder(columns.map(([key, column]) => [key, decoderOf(column)])),
   };
   shapes.set(table, shape);
   return shape;
