@@ -104,7 +104,8 @@ function toPage<TRow>(spec: KeysetSpec<TRow>, p: Plan, rows: TRow[], total: () =
     cursor: (index) => encodeCursor(spec.keys.map((k) => k.value(items[index]))),
     hasNextPage: p.backward ? p.hasCursor : more,
     hasPreviousPage: p.backward ? more : p.hasCursor,
-    count: total,
+    // A size already known costs no statement of its own.
+    count: knownCount === undefined ? total : async () => knownCount,
     knownCount,
   };
 }
@@ -125,8 +126,9 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * One page of one list. The same statement also counts the list up to COUNT_CAP rows, for REST's
- * `count`; GraphQL's `totalCount` counts exactly, in a statement of its own, only when asked.
+ * One page of one list. When the caller reports it (`args.boundedCount`: REST's `count`), the same
+ * statement also counts the list up to COUNT_CAP rows; GraphQL's `totalCount` counts exactly, in a
+ * statement of its own, only when asked and not already known from the page.
  */
 export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: PageArgs, max: number): Promise<Page<TRow>> {
   const p = plan(spec as KeysetSpec<unknown>, args, max);
@@ -137,11 +139,12 @@ export async function keysetPage<TRow>(db: Db, spec: KeysetSpec<TRow>, args: Pag
     // more than the statement on a page of 50 (see ./table-shape.ts).
     const shape = tableShape(spec.table);
     const order = sql.join(orderFor(spec as KeysetSpec<unknown>, p.descending), sql`, `);
+    const counted = args.boundedCount ? sql`, ${boundedCount(spec as KeysetSpec<unknown>)} as keyset_bounded_count` : sql``;
     const found = rowsOf(
-      await db.execute(sql`select ${shape.selectList}, ${boundedCount(spec as KeysetSpec<unknown>)} as keyset_bounded_count
+      await db.execute(sql`select ${shape.selectList}${counted}
         from ${spec.table} where ${and(spec.where, p.cursorWhere) ?? sql`true`} order by ${order} limit ${p.size + 1}`),
     );
-    if (found.length) bounded = Number(found[0].keyset_bounded_count);
+    if (found.length && args.boundedCount) bounded = Number(found[0].keyset_bounded_count);
     rows = found.map((raw) => shape.fromDriver(raw) as TRow);
   } else {
     const [row] = await db.select({ n: boundedCount(spec as KeysetSpec<unknown>) }).from(sql`(select 1) as one`);

@@ -27,6 +27,11 @@ export interface PageArgs {
   after?: string | null;
   last?: number | null;
   before?: string | null;
+  /**
+   * The caller reports the list's size when it is small (REST's `count`, up to COUNT_CAP): the
+   * page's statement then counts that far too. GraphQL counts only when `totalCount` is asked.
+   */
+  boundedCount?: boolean;
 }
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -69,7 +74,7 @@ export function restPageArgs(query: URLSearchParams): PageArgs {
     first = n;
   }
   const page = query.get('page');
-  return { first, after: page || undefined };
+  return { first, after: page || undefined, boundedCount: true };
 }
 
 export function emptyPage<T>(): Page<T> {
