@@ -13,6 +13,15 @@ export const changeRequestList: BenchShape = {
     variables: (org) => ({ id: encodeGlobalID('Space', changeRequestSpace(org)) }),
   },
   rest: (org) => `/v1/spaces/${changeRequestSpace(org)}/change-requests?limit=50`,
+  postgraphile: {
+    query: `query ($id: String!) { spaceByRowId(rowId: $id) {
+      changeRequestsBySpaceId(first: 50, orderBy: [CREATED_AT_DESC, ROW_ID_DESC], condition: { status: "open" }) { edges { node { number subject status } } } } }`,
+    variables: (org) => ({ id: changeRequestSpace(org) }),
+    // PostGraphile gives the column's text; Quire's GraphQL an enum.
+    answer: ({ spaceByRowId: s }) => ({
+      node: { changeRequests: { edges: s.changeRequestsBySpaceId.edges.map(({ node }: Record<string, any>) => ({ node: { ...node, status: node.status.toUpperCase() } })) } },
+    }),
+  },
   raw: {
     sql: `select number, subject, upper(status) as status from change_requests
       where space_id = 'benchspace' || lpad((substr($1, 9)::int * 100)::text, 10, '0') and status = 'open'

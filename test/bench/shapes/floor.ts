@@ -13,5 +13,6 @@ export const floor: BenchShape = {
   organizations: orgIds,
   graphql: { query: '{ __typename }', variables: () => ({}) },
   rest: () => '/v1/user',
+  postgraphile: { query: '{ __typename }', variables: () => ({}), answer: (data) => data },
   raw: { sql: `select 'Query' as typename where $1::text is not null`, answer: ([row]) => ({ __typename: row.typename }) },
 };

@@ -11,6 +11,11 @@ const sql = `select s.title, c.title as parent_title, o.title as organization_ti
   where o.id = $1
   order by s.created_at, s.id`;
 
+// PostGraphile has no notion of a deleted space: the condition asks for deleted_at is null.
+const postgraphileQuery = `query ($id: String!) { organizationByRowId(rowId: $id) {
+  spacesByOrganizationId(first: 50, orderBy: [CREATED_AT_ASC, ROW_ID_ASC], condition: { deletedAt: null }) {
+    edges { node { title collectionByParentId { title } organizationByOrganizationId { title } } } } } }`;
+
 export const twoLevelAnswer = (rows: Record<string, unknown>[]) => ({
   organization: {
     spaces: {
@@ -26,5 +31,18 @@ export const twoLevel: BenchShape = {
   organizations: orgIds,
   graphql: { query, variables: (id) => ({ id }) },
   rest: (id) => `/v1/orgs/${id}/spaces?limit=50`,
+  postgraphile: {
+    query: postgraphileQuery,
+    variables: (id) => ({ id }),
+    answer: ({ organizationByRowId: o }) => ({
+      organization: {
+        spaces: {
+          edges: o.spacesByOrganizationId.edges.map(({ node }: Record<string, any>) => ({
+            node: { title: node.title, parent: node.collectionByParentId, organization: node.organizationByOrganizationId },
+          })),
+        },
+      },
+    }),
+  },
   raw: { sql, answer: twoLevelAnswer },
 };
