@@ -3,6 +3,7 @@ import type { ListedKind } from '../context/actions';
 import { requireViewer, type RequestContext } from '../context/request-context';
 import { collections } from '../db/schema/collections';
 import { spaces } from '../db/schema/spaces';
+import { prerendered } from '../db/prerendered';
 import { tokenReaches, viewerMembership } from './membership';
 
 /**
@@ -76,5 +77,23 @@ export async function listFilter(ctx: RequestContext, kind: ListedKind, listed: 
   const organizationIds = listed.filter((id) => tokenReaches(viewer, id));
   const roles = await Promise.all(organizationIds.map(async (id) => (await viewerMembership(ctx, id))?.role));
   if (organizationIds.length > 0 && organizationIds.length === listed.length && roles.every((role) => role === 'admin')) return undefined;
-  return kind === 'space' ? visibleSpaces(viewer.user.id, organizationIds) : visibleCollections(viewer.user.id, organizationIds);
+  return filterFor(kind, viewer.user.id, organizationIds);
+}
+
+/** The filters last asked for, by kind, user and organizations: each depends on nothing else. */
+const filters = new Map<string, SQL>();
+const KEPT_FILTERS = 1000;
+
+function filterFor(kind: ListedKind, userId: string, organizationIds: readonly string[]): SQL {
+  const key = `${kind}|${userId}|${organizationIds.join(',')}`;
+  let filter = filters.get(key);
+  if (filter) {
+    // Most recently used last, so the oldest goes first.
+    filters.delete(key);
+  } else {
+    filter = prerendered(kind === 'space' ? visibleSpaces(userId, organizationIds) : visibleCollections(userId, organizationIds));
+    if (filters.size >= KEPT_FILTERS) filters.delete(filters.keys().next().value!);
+  }
+  filters.set(key, filter);
+  return filter;
 }
