@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm
 import type { PGlite } from '@electric-sql/pglite';
 import type { Options, Sql } from 'postgres';
 import { lockDataDir } from './data-dir-lock';
+import { CASING } from './dialect';
 import { preparedSql } from './prepared-sql';
 import { timedSql, type StatementTimer } from './timed-sql';
 
@@ -86,7 +87,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await Promise.all([client.end({ timeout }), direct !== client && direct.end({ timeout })]);
     };
     const statements = options.pooled ? client : preparedSql(client);
-    const db = drizzlePostgres(options.onStatement ? timedSql(statements, options.onStatement) : statements, { casing: 'snake_case', logger });
+    const db = drizzlePostgres(options.onStatement ? timedSql(statements, options.onStatement) : statements, { casing: CASING, logger });
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/postgres-js/migrator');
       // Several instances may start at once against one database: one migrates, the others wait
@@ -96,7 +97,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const single = postgres(options.directUrl ?? options.url, { max: 1, onnotice: () => {}, connect_timeout: connectTimeout });
       try {
         await single`select pg_advisory_lock(7212021)`;
-        await migrate(drizzlePostgres(single, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+        await migrate(drizzlePostgres(single, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
       } catch (error) {
         await closeAll(0);
         throw error;
@@ -121,12 +122,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
   const client = new PGlite(options.dataDir);
-  const db = drizzlePglite(client, { casing: 'snake_case', logger }) as unknown as Db;
+  const db = drizzlePglite(client, { casing: CASING, logger }) as unknown as Db;
   try {
     await client.waitReady;
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
-      await migrate(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrate(drizzlePglite(client, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
     }
   } catch (error) {
     await client.close().catch(() => {});

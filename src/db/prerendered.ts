@@ -1,8 +1,5 @@
 import { Param, SQL, StringChunk } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-
-// Renders as the app's database does (`casing: 'snake_case'`), like ./table-shape.ts.
-const dialect = new PgDialect({ casing: 'snake_case' });
+import { appDialect } from './dialect';
 
 /**
  * The same SQL, rendered to text once: its text between parameters and its parameters, as few
@@ -12,7 +9,7 @@ const dialect = new PgDialect({ casing: 'snake_case' });
  * parameters (numbered again inside the statement that holds it).
  */
 export function prerendered(chunk: SQL): SQL {
-  const { sql: text, params } = dialect.sqlToQuery(chunk);
+  const { sql: text, params } = appDialect.sqlToQuery(chunk);
   const pieces = text.split(/\$(\d+)(?!\d)/);
   // Parameters referenced out of order or twice (or a `$n` that is not one) keep the SQL as it was.
   const inOrder = pieces.every((piece, i) => i % 2 === 0 || Number(piece) === (i + 1) / 2);

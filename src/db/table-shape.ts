@@ -1,5 +1,6 @@
 import { Column, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { appDialect } from './dialect';
 import { timestampFromText } from './timestamp-text';
 
 /**
@@ -18,8 +19,6 @@ export interface TableShape {
 }
 
 const shapes = new WeakMap<PgTable, TableShape>();
-// Renders column references as drizzle does for the app's database (`casing: 'snake_case'`).
-const dialect = new PgDialect({ casing: 'snake_case' });
 const passThrough = Column.prototype.mapFromDriverValue;
 
 /** How a column's driver value becomes the row's: null when it is used as it comes (text, numbers). */
@@ -61,7 +60,7 @@ export function tableShape(table: PgTable): TableShape {
     sql`, `,
   )})`;
   const render = (chunk: SQL) => {
-    const rendered = dialect.sqlToQuery(chunk);
+    const rendered = appDialect.sqlToQuery(chunk);
     if (rendered.params.length) throw new Error('column lists have no parameters');
     return sql.raw(rendered.sql);
   };
