@@ -1,6 +1,6 @@
 import type { ExecutionResult } from 'graphql';
 import { isAsyncIterable, processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
-import { jsonBodyParams } from '../graphql/request-parser';
+import { contentTypeIs, jsonBodyParams } from '../graphql/request-parser';
 
 /** What this path uses of a Yoga instance. */
 interface Yoga<S> {
@@ -31,12 +31,6 @@ function regularMediaType(accept: string | null): RegularMediaType | null {
   return null;
 }
 
-const isJsonPost = (request: Request) => {
-  if (request.method !== 'POST') return false;
-  const type = request.headers.get('content-type')?.split(',')[0];
-  return type === 'application/json' || !!type?.startsWith('application/json;');
-};
-
 /**
  * Words that may make the answer a stream (a subscription, `@defer`, `@stream`): Yoga picks how to
  * send those, so a document that merely might hold one goes Yoga's whole way.
@@ -53,7 +47,7 @@ const MAY_STREAM = /subscription|@defer|@stream/;
  */
 export function graphqlPost<S extends object>(yoga: Yoga<S>) {
   return async function answer(request: Request, serverContext: S): Promise<Response> {
-    const mediaType = isJsonPost(request) ? regularMediaType(request.headers.get('accept')) : null;
+    const mediaType = request.method === 'POST' && contentTypeIs(request, 'application/json') ? regularMediaType(request.headers.get('accept')) : null;
     if (!mediaType) return yoga.fetch(request, serverContext);
     const text = await request.text();
     const params = jsonBodyParams(text);

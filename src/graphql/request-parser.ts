@@ -111,7 +111,8 @@ async function fromMultipart(request: Request): Promise<GraphQLParams> {
   return params;
 }
 
-function contentTypeIs(request: Request, expected: string): boolean {
+/** The request's media type is `expected`, with or without parameters (`; charset=utf-8`). */
+export function contentTypeIs(request: Request, expected: string): boolean {
   const type = request.headers.get('content-type')?.split(',')[0];
   return type === expected || !!type?.startsWith(`${expected};`);
 }
