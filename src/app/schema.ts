@@ -1,4 +1,5 @@
 import { builder } from '../graphql/builder';
+import { chargeDataSizedLists } from '../graphql/cost-runtime';
 import { guardResolvers } from '../graphql/work-bounds';
 import '../graphql/errors';
 import '../modules/users/graphql/index';
@@ -19,4 +20,4 @@ import '../modules/openapi/graphql/index';
 import '../modules/integrations/graphql/index';
 import '../modules/installations/graphql/index';
 
-export const schema = guardResolvers(builder.toSchema({ sortSchema: true }));
+export const schema = chargeDataSizedLists(guardResolvers(builder.toSchema({ sortSchema: true })));

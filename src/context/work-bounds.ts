@@ -1,4 +1,4 @@
-import { RequestStoppedError, ResponseTooLargeError } from '../domain/errors';
+import { RequestStoppedError, ResponseTooLargeError, type QueryTooComplexError } from '../domain/errors';
 import { runInSlice } from '../lib/event-loop';
 
 /**
@@ -12,7 +12,7 @@ export class WorkBounds {
   /** Bytes of large text the answer holds so far. */
   bytes = 0;
   /** Why the work stopped, once it did: what a check throws. */
-  stopped: RequestStoppedError | ResponseTooLargeError | null = null;
+  stopped: RequestStoppedError | ResponseTooLargeError | QueryTooComplexError | null = null;
 
   constructor(
     readonly maxBytes: number,
@@ -20,6 +20,12 @@ export class WorkBounds {
   ) {
     if (signal?.aborted) this.stopped = new RequestStoppedError();
     else signal?.addEventListener('abort', () => (this.stopped ??= new RequestStoppedError()), { once: true });
+  }
+
+  /** Stops the work for `reason` (the first reason stays), and throws it. */
+  stop(reason: QueryTooComplexError): never {
+    this.stopped ??= reason;
+    throw this.stopped;
   }
 
   /** Throws why the work stopped, if it did. */

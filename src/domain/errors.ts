@@ -12,7 +12,8 @@ export type DomainErrorCode =
   | 'RATE_LIMITED'
   | 'UNAVAILABLE'
   | 'UPSTREAM_FAILED'
-  | 'RESPONSE_TOO_LARGE';
+  | 'RESPONSE_TOO_LARGE'
+  | 'QUERY_TOO_COMPLEX';
 
 export class DomainError extends Error {
   constructor(
@@ -98,6 +99,19 @@ export class UpstreamError extends DomainError {
 export class ResponseTooLargeError extends DomainError {
   constructor(readonly limit: number) {
     super('RESPONSE_TOO_LARGE', `The answer would be larger than ${limit} bytes, the most this server sends in one response: ask for fewer pages or spaces at once`);
+  }
+}
+
+/**
+ * A GraphQL query whose lists turned out longer than their estimate, so that with the sizes
+ * found it would cost more than the limit: stopped as soon as the list that crossed it resolved.
+ */
+export class QueryTooComplexError extends DomainError {
+  constructor(readonly cost: number, readonly limit: number) {
+    super(
+      'QUERY_TOO_COMPLEX',
+      `With the sizes of its lists as found, the query would return about ${cost} fields; the limit is ${limit}. Ask for smaller pages (first/last), fewer levels or fewer fields.`,
+    );
   }
 }
 

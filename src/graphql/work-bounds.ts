@@ -1,7 +1,7 @@
 import { getNamedType, getOperationAST, GraphQLError, isCompositeType, isObjectType, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context/request-context';
-import { ResponseTooLargeError } from '../domain/errors';
+import { QueryTooComplexError, ResponseTooLargeError } from '../domain/errors';
 
 /**
  * Makes every field that leads to more work (one returning an object or a list of objects) refuse
@@ -40,9 +40,9 @@ export function useWorkBounds(): Plugin {
           // Read now: routing to a replica (src/app/read-routing.ts) gives the context other bounds.
           const { bounds } = ctx;
           if (!bounds.stopped || Symbol.asyncIterator in result) return;
-          const tooLarge = bounds.stopped instanceof ResponseTooLargeError;
+          const tooLarge = bounds.stopped instanceof ResponseTooLargeError || bounds.stopped instanceof QueryTooComplexError;
           if (tooLarge && getOperationAST(args.document, args.operationName)?.operation === 'mutation') {
-            setResult({ ...result, errors: [...(result.errors ?? []), new GraphQLError(bounds.stopped.message, { extensions: { code: 'RESPONSE_TOO_LARGE' } })] });
+            setResult({ ...result, errors: [...(result.errors ?? []), new GraphQLError(bounds.stopped.message, { extensions: { code: bounds.stopped.code } })] });
             return;
           }
           setResult({ data: null, errors: [stoppedError(bounds.stopped)], extensions: result.extensions });
@@ -54,6 +54,8 @@ export function useWorkBounds(): Plugin {
 
 function stoppedError(reason: Error): GraphQLError {
   if (reason instanceof ResponseTooLargeError) return new GraphQLError(reason.message, { extensions: { code: 'RESPONSE_TOO_LARGE', http: { status: 400 } } });
+  // As the same limit refused before execution: 400 whatever the client accepts.
+  if (reason instanceof QueryTooComplexError) return new GraphQLError(reason.message, { extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400, spec: false } } });
   return new GraphQLError(reason.message, { extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503 } } });
 }
 

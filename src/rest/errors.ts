@@ -15,6 +15,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   UNAVAILABLE: 503,
   UPSTREAM_FAILED: 502,
   RESPONSE_TOO_LARGE: 400,
+  QUERY_TOO_COMPLEX: 400,
 };
 
 /** The platform's error body: `{ "error": { "code": <status>, "message": "..." } }`. */

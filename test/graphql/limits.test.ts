@@ -1,7 +1,7 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { getIntrospectionQuery, Lexer, parse, Source, TokenKind } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTION_COST as W, QUERY_LIMITS, queryCost, WRITE_COST } from '../../src/graphql/cost';
+import { CONNECTION_COST as W, QUERY_LIMITS, queryCost, WEIGHTS, WRITE_COST } from '../../src/graphql/cost';
 import { schema } from '../../src/app/schema';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { startTestApp, warmSession, type TestApp } from '../support/clients';
@@ -23,6 +23,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const cost = (query: string, variables: Record<string, unknown> = {}) => queryCost(schema, parse(query), undefined, variables);
+
+/** Fields of an answer, counted here independently of the server's own count. */
+const fieldsOf = (value: unknown): number =>
+  Array.isArray(value) ? value.reduce((n: number, v) => n + fieldsOf(v), 0) : value && typeof value === 'object' ? Object.values(value).reduce((n: number, v) => n + 1 + fieldsOf(v), 0) : 0;
 
 const tokens = (query: string) => {
   const lexer = new Lexer(new Source(query));
@@ -86,6 +90,19 @@ describe('the cost model', () => {
     expect(cost('{ viewer { organizations(first: 1000) { edges { node { title } } } } }')).toBe(3 + W + 100 * 2);
     // A connection asked for no items still counts: it may still run a query (for totalCount).
     expect(cost('{ viewer { organizations(first: 0) { totalCount } } }')).toBe(3 + W);
+  });
+
+  it('counts a list sized by its data at a guess, one item per parent inside a list of its group, and weighs dear fields', () => {
+    const inSpace = (selection: string) => cost(`{ node(id: "x") { ... on Space { content { ${selection} } } } }`);
+    // node, content, pages, then 50 top-level pages of (title, pages, one page of (title)).
+    expect(inSpace('pages { title pages { title } }')).toBe(3 + 50 * (2 + 1 * 1));
+    // Deeper levels of the same tree add one item each, not fifty.
+    expect(inSpace('pages { title pages { title pages { title } } }')).toBe(3 + 50 * (2 + 1 * (2 + 1 * 1)));
+    // A document weighs WEIGHTS.document more than the field itself; markdown WEIGHTS.markdown.
+    expect(inSpace('pages { document }')).toBe(3 + 50 * (1 + WEIGHTS.document));
+    expect(inSpace('pages { markdown }')).toBe(3 + 50 * (1 + WEIGHTS.markdown));
+    // Files are not of the page tree: 50 files in the revision of each of 50 pages (revision, files).
+    expect(inSpace('pages { revision { files { name } } }')).toBe(3 + 50 * (1 + 1 + 50 * 1));
   });
 
   it('multiplies nested lists', () => {
@@ -177,7 +194,9 @@ describe('query limits', () => {
   it('runs an ordinary nested query and reports its cost', async () => {
     const res = await accepted(nest(2));
     expect(res.body.data.viewer.organizations.edges).toHaveLength(1);
-    expect(res.body.extensions.cost).toEqual({ requested: cost(nest(2)), limit: QUERY_LIMITS.cost });
+    // No list here is sized by its data: what was counted is what was estimated.
+    const requested = cost(nest(2));
+    expect(res.body.extensions.cost).toEqual({ requested, counted: requested, actual: fieldsOf(res.body.data), limit: QUERY_LIMITS.cost });
   });
 
   it(`takes a query that costs ${QUERY_LIMITS.cost} and refuses, before running it, one that costs one more`, async () => {

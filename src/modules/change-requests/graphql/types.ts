@@ -1,4 +1,5 @@
 import { builder } from '../../../graphql/builder';
+import { costExtensions, WEIGHTS } from '../../../graphql/cost';
 import { enumValues } from '../../../graphql/enums';
 import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
@@ -39,7 +40,11 @@ const PageChangeRef = builder.objectRef<PageChange>('PageChange').implement({
     title: t.exposeString('title', { description: 'Its title (as it was, for a removed page).' }),
     path: t.exposeString('path', { description: 'Its path in the change request (as it was, for a removed page).' }),
     kinds: t.field({ type: [PageChangeKindEnum], description: 'What changed; a page may be both moved and modified.', resolve: (c) => c.kinds }),
-    diff: t.string({ description: 'Unified diff of its markdown, base to change request; empty when the body is the same.', resolve: (c, _, ctx) => counted(ctx, c.diff) }),
+    diff: t.string({
+      description: 'Unified diff of its markdown, base to change request; empty when the body is the same.',
+      extensions: costExtensions({ weight: WEIGHTS.diff }),
+      resolve: (c, _, ctx) => counted(ctx, c.diff),
+    }),
   }),
 });
 

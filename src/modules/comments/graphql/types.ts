@@ -1,4 +1,5 @@
 import { builder } from '../../../graphql/builder';
+import { costExtensions } from '../../../graphql/cost';
 import type { PageArgs } from '../../../domain/page';
 import type { ChangeRequestInSpace } from '../../change-requests/service';
 import type { SpaceRow } from '../../../db/schema/spaces';
@@ -24,6 +25,9 @@ import {
 } from '../service';
 import { CommentEventRef, CommentRef, CommentReplyRef, CommentStatusEnum } from './refs';
 
+/** Reactions of one comment, and people behind one emoji, counted before execution: a handful is usual. */
+const REACTIONS_EXPECTED = 5;
+
 interface ReactionShape {
   emoji: string;
   users: { userId: string; reactedAt: Date }[];
@@ -42,7 +46,7 @@ const ReactionRef = builder.objectRef<ReactionShape>('CommentReaction').implemen
   fields: (t) => ({
     emoji: t.exposeString('emoji', { description: 'The emoji.' }),
     count: t.int({ description: 'How many people chose it.', resolve: (r) => r.users.length }),
-    users: t.field({ type: [ReactionUserRef], description: 'Who chose it, first first.', resolve: (r) => r.users }),
+    users: t.field({ type: [ReactionUserRef], description: 'Who chose it, first first.', extensions: costExtensions({ expected: REACTIONS_EXPECTED }), resolve: (r) => r.users }),
   }),
 });
 
@@ -76,7 +80,7 @@ builder.node(CommentReplyRef, {
     postedAt: t.field({ type: 'DateTime', description: 'When it was posted.', resolve: (r) => r.row.postedAt }),
     editedAt: t.field({ type: 'DateTime', nullable: true, description: 'When its text last changed; null if never.', resolve: (r) => r.row.editedAt }),
     comment: t.field({ type: CommentRef, description: 'The thread it answers.', resolve: (r) => r.comment }),
-    reactions: t.field({ type: [ReactionRef], description: 'Emoji reactions, in order of first use.', resolve: (r, _, ctx) => reactions(ctx, r.row.id) }),
+    reactions: t.field({ type: [ReactionRef], description: 'Emoji reactions, in order of first use.', extensions: costExtensions({ expected: REACTIONS_EXPECTED }), resolve: (r, _, ctx) => reactions(ctx, r.row.id) }),
     viewerCanEdit: t.boolean({ description: 'Whether you may change its text (its author, with the comment role).', resolve: async (r, _, ctx) => (await discussionPermissions(ctx, r.comment.discussion, r.row.postedBy)).edit }),
     viewerCanDelete: t.boolean({ description: 'Whether you may delete it (its author, or an admin of the space).', resolve: async (r, _, ctx) => (await discussionPermissions(ctx, r.comment.discussion, r.row.postedBy)).delete }),
   }),
@@ -120,7 +124,7 @@ builder.node(CommentRef, {
       },
       CommentReplyConnection,
     ),
-    reactions: t.field({ type: [ReactionRef], description: 'Emoji reactions, in order of first use.', resolve: (c, _, ctx) => reactions(ctx, c.row.id) }),
+    reactions: t.field({ type: [ReactionRef], description: 'Emoji reactions, in order of first use.', extensions: costExtensions({ expected: REACTIONS_EXPECTED }), resolve: (c, _, ctx) => reactions(ctx, c.row.id) }),
     viewerCanEdit: t.boolean({ description: 'Whether you may change its text (its author, with the comment role).', resolve: async (c, _, ctx) => (await discussionPermissions(ctx, c.discussion, c.row.postedBy)).edit }),
     viewerCanReply: t.boolean({ description: 'Whether you may reply, react, resolve or reopen (the comment role or more).', resolve: async (c, _, ctx) => (await discussionPermissions(ctx, c.discussion, c.row.postedBy)).reply }),
     viewerCanDelete: t.boolean({ description: 'Whether you may delete it with its replies (its author, or an admin of the space).', resolve: async (c, _, ctx) => (await discussionPermissions(ctx, c.discussion, c.row.postedBy)).delete }),

@@ -1,4 +1,5 @@
 import { builder } from '../../../graphql/builder';
+import { costExtensions, WEIGHTS } from '../../../graphql/cost';
 import { orNull } from '../../../graphql/errors';
 import { SpaceRef } from '../../spaces/graphql/refs';
 import { answerDocument, answerMarkdown, fileDownloadUrl, getContent, getRevisionContent, type PageEntry, type SpaceContent } from '../service';
@@ -22,6 +23,7 @@ builder.node(RevisionRef, {
     pages: t.field({
       type: [PageRef],
       description: 'The top-level pages, in order; each holds its own pages.',
+      extensions: costExtensions({ group: 'page-tree' }),
       resolve: (r) => r.tree.pages.map((p) => pageOf(r, r.tree.byId.get(p.data.id))!),
     }),
     pageCount: t.int({ description: 'How many pages the revision holds, at every level.', resolve: (r) => r.tree.byId.size }),
@@ -78,17 +80,20 @@ builder.node(PageRef, {
     markdown: t.string({
       nullable: true,
       description: 'The body of a document page, as markdown; null for other pages.',
+      extensions: costExtensions({ weight: WEIGHTS.markdown }),
       resolve: (p, _, ctx) => (p.entry.page.data.type === 'document' ? answerMarkdown(ctx, p.entry.page) : null),
     }),
     document: t.field({
       type: 'JSON',
       nullable: true,
       description: "The body of a document page as the platform's JSON document, its links resolved in this revision; null for other pages.",
+      extensions: costExtensions({ weight: WEIGHTS.document }),
       resolve: (p, _, ctx) => (p.entry.page.data.type === 'document' ? answerDocument(ctx, p.tree, p.entry) : null),
     }),
     pages: t.field({
       type: [PageRef],
       description: 'The pages inside this one, in order.',
+      extensions: costExtensions({ group: 'page-tree' }),
       resolve: (p) => p.entry.page.children.map((c) => pageOf(p, p.tree.byId.get(c.data.id))!),
     }),
     parent: t.field({ type: PageRef, nullable: true, description: 'The page holding this one; null at the top.', resolve: (p) => (p.entry.parentId ? pageOf(p, p.tree.byId.get(p.entry.parentId)) : null) }),

@@ -1,5 +1,6 @@
 import type { PageArgs } from '../../../domain/page';
 import { builder } from '../../../graphql/builder';
+import { costExtensions } from '../../../graphql/cost';
 import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, totalCountField } from '../../../graphql/relay';
 import { OrganizationRef } from '../../organizations/graphql/refs';
@@ -57,6 +58,7 @@ builder.node(SiteRef, {
     structure: t.field({
       type: [SiteStructureItem],
       description: 'Its sections and groups in order, or its site spaces when it has no sections.',
+      extensions: costExtensions({ group: 'site-structure' }),
       resolve: async (s, _, ctx) => (await siteStructure(ctx, s)).structure,
     }),
     shareLinks: t.field({
@@ -96,7 +98,7 @@ builder.node(SiteSectionRef, {
     icon: t.string({ nullable: true, description: 'Its icon.', resolve: (s) => s.row.icon }),
     condition: t.string({ nullable: true, description: 'Who sees it; null for everyone.', resolve: (s) => s.row.condition }),
     isDefault: t.boolean({ description: 'Whether it is the default section.', resolve: (s) => s.isDefault }),
-    siteSpaces: t.field({ type: [SiteSpaceRef], description: 'Its variants, in order.', resolve: (s) => s.siteSpaces }),
+    siteSpaces: t.field({ type: [SiteSpaceRef], description: 'Its variants, in order.', extensions: costExtensions({ group: 'site-structure' }), resolve: (s) => s.siteSpaces }),
   }),
 });
 
@@ -108,7 +110,7 @@ builder.node(SiteSectionGroupRef, {
     restId: t.string({ description: 'The id in the REST API.', resolve: (g) => g.row.id }),
     title: t.string({ description: 'Its title.', resolve: (g) => g.row.title }),
     icon: t.string({ nullable: true, description: 'Its icon.', resolve: (g) => g.row.icon }),
-    sections: t.field({ type: [SiteSectionRef], description: 'Its sections, in order.', resolve: (g) => g.sections }),
+    sections: t.field({ type: [SiteSectionRef], description: 'Its sections, in order.', extensions: costExtensions({ group: 'site-structure' }), resolve: (g) => g.sections }),
   }),
 });
 
