@@ -92,9 +92,9 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
     // GraphiQL is served before yoga (./graphiql.ts); CORS is decided by ./cors.ts for both doors.
     graphiql: false,
     cors: false,
-    // Compiled execution: each document is turned into a function once, and runs as one after.
-    // A persisted operation's id fields may stand beside the query (one names the other's text).
+    // A persisted operation's id fields are read as request parameters (src/graphql/persisted.ts).
     ...(persisted ? { extraParamNames: [...PERSISTED_ID_FIELDS] } : {}),
+    // Compiled execution: each document is turned into a function once, and runs as one after.
     plugins: [
       // First: the id becomes the query's text before any other plugin looks at the request.
       ...(persisted ? [usePersistedDocuments(persisted)] : []),
