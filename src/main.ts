@@ -18,6 +18,8 @@ import { createMetrics } from './app/metrics';
 import { observe } from './app/observe';
 import { exitOnSignals } from './app/shutdown';
 import { closeIntegrationRuntime, configureIntegrationRuntime } from './runtime/deliver';
+import { loadPersistedOperations } from './graphql/persisted';
+import { schema } from './app/schema';
 
 /**
  * Settings, then the port (so a busy port fails before anything is written), then the database,
@@ -25,6 +27,8 @@ import { closeIntegrationRuntime, configureIntegrationRuntime } from './runtime/
  */
 async function start() {
   const config = { ...loadConfig(), ...loadObservabilityConfig() };
+  // Read and checked with the settings: a list that does not fit the schema stops the start here.
+  const persisted = config.persistedOperations && loadPersistedOperations(config.persistedOperations.file, schema, config.persistedOperations.only);
   const log = createLogger({ level: config.logLevel });
   setProcessLog(log);
   const metrics = createMetrics();
@@ -88,11 +92,11 @@ async function start() {
   shutdown.add(httpServer);
   started.readiness = createReadiness({ database, jobs, replica: reads });
   started.readiness.draining = readiness.draining;
-  gate.ready(createApp({ ...services, jobs }, { graphqlPlugins: [metrics.graphqlPlugin()], reads }));
-  return { config, log, port, demo };
+  gate.ready(createApp({ ...services, jobs }, { graphqlPlugins: [metrics.graphqlPlugin()], reads, persisted }));
+  return { config, log, port, demo, persisted };
 }
 
-const { config, log, port, demo } = await start().catch((error: unknown) => {
+const { config, log, port, demo, persisted } = await start().catch((error: unknown) => {
   console.error(`Quire could not start: ${describeStartFailure(error)}`);
   process.exit(1);
 });
@@ -100,7 +104,8 @@ const { config, log, port, demo } = await start().catch((error: unknown) => {
 const topology = [config.databasePooled && 'through a pooler', config.databaseReadUrl && 'reads on a replica'].filter(Boolean).join(', ');
 const where = config.databaseUrl ? `PostgreSQL${topology ? ` (${topology})` : ''}` : `embedded PGlite (${config.dataDir})`;
 log.info({ port, pid: process.pid, data: where, metrics: config.metrics.mode }, `Quire listening on http://localhost:${port} (data: ${where})`);
-log.info(`GraphQL + GraphiQL: http://localhost:${port}/graphql   REST: http://localhost:${port}/v1`);
+log.info(`GraphQL${config.http?.graphiql === false ? '' : ' + GraphiQL'}: http://localhost:${port}/graphql   REST: http://localhost:${port}/v1`);
+if (persisted) log.info({ file: persisted.file, operations: persisted.texts.size, only: persisted.only }, `Persisted operations: ${persisted.texts.size} from ${persisted.file}${persisted.only ? ' (only these run)' : ''}`);
 if (demo) {
   console.log(`
 First start: created "Demo Organization" (${demo.organizationId}) and its admin admin@demo.quire.test.
@@ -110,10 +115,14 @@ Admin API token (shown once, keep it):
 
 Try it:
   curl -H "Authorization: Bearer ${demo.token}" http://localhost:${port}/v1/orgs
-In GraphiQL (http://localhost:${port}/graphql), set the header
+${
+  config.http?.graphiql === false
+    ? ''
+    : `In GraphiQL (http://localhost:${port}/graphql), set the header
   { "Authorization": "Bearer ${demo.token}" }
 and run: { viewer { user { displayName } organizations { edges { node { title members { totalCount } spaces { edges { node { title parent { title } viewerCanEdit } } } } } } } }
-More tokens: npm run --silent quire -- token create --email admin@demo.quire.test
+`
+}More tokens: npm run --silent quire -- token create --email admin@demo.quire.test
 `);
 } else {
   console.log(`  No new token was printed (the database already has data). Create one with:

@@ -9,6 +9,7 @@ import { useQueryLimits } from '../graphql/cost';
 import { useWorkBounds } from '../graphql/work-bounds';
 import { useInputHygiene } from '../graphql/hygiene';
 import { useOperationName } from '../graphql/operation-name';
+import { loadPersistedOperations, PERSISTED_ID_FIELDS, usePersistedDocuments, type PersistedOperations } from '../graphql/persisted';
 import { useSubscriptionErrors } from '../graphql/subscription-errors';
 import { schema } from './schema';
 import { serviceUnavailableResponse } from '../graphql/unavailable';
@@ -67,6 +68,8 @@ export interface AppOptions {
   graphqlPlugins?: Plugin[];
   /** A read replica: REST GETs and GraphQL queries go there when their caller may read there. */
   reads?: ReadRouting;
+  /** The persisted operations, already loaded (src/main.ts loads them before the port is bound); else read from the config's file. */
+  persisted?: PersistedOperations;
 }
 
 export function createApp(appServices: AppServices, options: AppOptions = {}): App {
@@ -78,6 +81,8 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
   const docs = createDocs(() => router.table());
   const publicHost = new URL(services.config.publicUrl).host;
   const http = httpSettings(services.config);
+  const persistedSettings = services.config.persistedOperations;
+  const persisted = options.persisted ?? (persistedSettings && loadPersistedOperations(persistedSettings.file, schema, persistedSettings.only));
   // The request's context is handed to Yoga as its server context and used as it is: no `context`
   // option, whose copying of every field into envelop's context cost a tenth of a small request.
   const yoga = createYoga<GraphqlServerContext>({
@@ -87,8 +92,12 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
     // GraphiQL is served before yoga (./graphiql.ts); CORS is decided by ./cors.ts for both doors.
     graphiql: false,
     cors: false,
+    // A persisted operation's id fields are read as request parameters (src/graphql/persisted.ts).
+    ...(persisted ? { extraParamNames: [...PERSISTED_ID_FIELDS] } : {}),
     // Compiled execution: each document is turned into a function once, and runs as one after.
     plugins: [
+      // First: the id becomes the query's text before any other plugin looks at the request.
+      ...(persisted ? [usePersistedDocuments(persisted)] : []),
       useInputHygiene(),
       useAnonymousLimits({ introspection: http.anonymousIntrospection }),
       useWorkBounds(),
@@ -110,7 +119,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
     logging: quietLogger,
   });
 
-  const answerGraphql = graphqlPost<GraphqlServerContext>(yoga);
+  const answerGraphql = graphqlPost<GraphqlServerContext>(yoga, persisted);
 
   return withHttpPolicies<ClientInfo>(services.config, {
     async fetch(request: Request, client: ClientInfo = {}): Promise<Response> {

@@ -1,6 +1,7 @@
-import type { ExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, processRegularResult, type FetchAPI, type GraphQLParams } from 'graphql-yoga';
 import { contentTypeIs, jsonBodyParams } from '../graphql/request-parser';
+import { persistedOperationId, type PersistedOperations } from '../graphql/persisted';
 
 /** What this path uses of a Yoga instance. */
 interface Yoga<S> {
@@ -45,17 +46,27 @@ const MAY_STREAM = /subscription|@defer|@stream/;
  * request's CPU. Every other request, and any body this path would read differently, gets Yoga's
  * own handling: the body is handed back as it came.
  */
-export function graphqlPost<S extends object>(yoga: Yoga<S>) {
+export function graphqlPost<S extends object>(yoga: Yoga<S>, persisted?: PersistedOperations) {
+  /** The document a request runs: its query, or the persisted operation its id names ('' when none). */
+  const documentOf = (params: GraphQLParams) => params.query ?? persisted?.texts.get(persistedOperationId(params) ?? '') ?? '';
   return async function answer(request: Request, serverContext: S): Promise<Response> {
     const mediaType = request.method === 'POST' && contentTypeIs(request, 'application/json') ? regularMediaType(request.headers.get('accept')) : null;
     if (!mediaType) return yoga.fetch(request, serverContext);
     const text = await request.text();
-    const params = jsonBodyParams(text);
-    if (!params || MAY_STREAM.test(params.query)) {
+    const params = jsonBodyParams(text, persisted !== undefined);
+    if (!params || MAY_STREAM.test(documentOf(params))) {
       const again = new yoga.fetchAPI.Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
       return yoga.fetch(again, serverContext);
     }
-    const result = (await yoga.getResultForParams({ params, request }, serverContext)) as ExecutionResult | AsyncIterable<ExecutionResult> | undefined;
+    let result: ExecutionResult | AsyncIterable<ExecutionResult> | undefined;
+    try {
+      result = (await yoga.getResultForParams({ params, request }, serverContext)) as typeof result;
+    } catch (error) {
+      // A refusal thrown while the params are read (an unknown persisted id, query text where only
+      // persisted operations run) is answered alone, as Yoga's handler answers it: it is no crash.
+      if (!(error instanceof GraphQLError) || error.originalError) throw error;
+      result = { errors: [error] };
+    }
     if (result === undefined || isAsyncIterable(result)) {
       // Not reached for the documents let through above; were it, the stream is closed, not leaked.
       if (result) await (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.();

@@ -35,6 +35,16 @@ export interface Config {
   integrationRuntime?: IntegrationRuntimeSettings;
   /** How long clients may take over their connections; absent fields take `DEFAULT_SERVER_TIMEOUTS`. */
   serverTimeouts?: Partial<ServerTimeouts>;
+  /** Operations registered ahead of time (relay-compiler's persisted file); absent: none. */
+  persistedOperations?: PersistedOperationsSettings;
+}
+
+/** QUIRE_PERSISTED_OPERATIONS and QUIRE_PERSISTED_ONLY. */
+export interface PersistedOperationsSettings {
+  /** The `{ "<id>": "<query text>" }` file, read and checked at start. */
+  file: string;
+  /** Refuse query text: only the file's operations run. */
+  only: boolean;
 }
 
 /**
@@ -130,8 +140,11 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new Error(`${name} must be true or false, got ${raw}`);
 }
 
-function loadHttpSettings(env: NodeJS.ProcessEnv): HttpSettings {
+function loadHttpSettings(env: NodeJS.ProcessEnv, persisted: PersistedOperationsSettings | undefined): HttpSettings {
   const d = DEFAULT_HTTP_SETTINGS;
+  // GraphiQL sends query text, which a persisted-only server refuses: it is off unless asked for, and asking is a mistake.
+  const graphiql = flag(env, 'QUIRE_GRAPHIQL', d.graphiql && !persisted?.only);
+  if (graphiql && persisted?.only) throw new ConfigError('Configuration error: QUIRE_GRAPHIQL cannot be on with QUIRE_PERSISTED_ONLY (GraphiQL sends query text, which is then refused)');
   const corsOrigins = (env.QUIRE_CORS_ORIGINS ?? '')
     .split(',')
     .map((origin) => origin.trim().replace(/\/$/, ''))
@@ -143,7 +156,7 @@ function loadHttpSettings(env: NodeJS.ProcessEnv): HttpSettings {
     corsOrigins,
     bodyLimitBytes: positiveBytes(env, 'QUIRE_BODY_LIMIT_BYTES', d.bodyLimitBytes),
     uploadLimitBytes: positiveBytes(env, 'QUIRE_UPLOAD_LIMIT_BYTES', d.uploadLimitBytes),
-    graphiql: flag(env, 'QUIRE_GRAPHIQL', d.graphiql),
+    graphiql,
     anonymousIntrospection: flag(env, 'QUIRE_ANONYMOUS_INTROSPECTION', d.anonymousIntrospection),
     maxResponseBytes: positiveBytes(env, 'QUIRE_MAX_RESPONSE_BYTES', d.maxResponseBytes),
   };
@@ -241,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = result.data;
   const publicUrl = (e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const persistedOperations = loadPersistedOperationsSettings(env);
   return {
     port: e.PORT,
     publicUrl,
@@ -248,7 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     ...databaseTopology(e),
     dataDir: resolve(e.QUIRE_DATA_DIR),
-    http: loadHttpSettings(env),
+    http: loadHttpSettings(env, persistedOperations),
     rateLimits: loadRateLimits(env),
     fetchAllowHosts: (env.QUIRE_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     ...(e.QUIRE_FETCH_TIMEOUT_MS ? { fetchTimeoutMs: e.QUIRE_FETCH_TIMEOUT_MS } : {}),
@@ -258,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       warmRuntimes: e.QUIRE_INTEGRATION_WARM_RUNTIMES,
     },
     serverTimeouts: loadServerTimeouts(e),
+    ...(persistedOperations ? { persistedOperations } : {}),
     ...(e.QUIRE_TRANSLATE_URL ? { translate: { url: e.QUIRE_TRANSLATE_URL.replace(/\/$/, ''), ...(e.QUIRE_TRANSLATE_KEY ? { key: e.QUIRE_TRANSLATE_KEY } : {}) } } : {}),
   };
 }
@@ -273,6 +288,17 @@ function databaseTopology(e: z.infer<typeof envSchema>): Pick<Config, 'databaseD
   const direct = e.DATABASE_DIRECT_URL && e.DATABASE_DIRECT_URL !== e.DATABASE_URL ? e.DATABASE_DIRECT_URL : undefined;
   const pooled = e.DATABASE_POOLED === undefined ? direct !== undefined : e.DATABASE_POOLED === 'true' || e.DATABASE_POOLED === '1';
   return { databaseDirectUrl: direct, databasePooled: pooled, databaseReadUrl: e.DATABASE_READ_URL, replicaMaxLagBytes: e.DATABASE_REPLICA_MAX_LAG_BYTES };
+}
+
+/** The file is only named here; src/graphql/persisted.ts reads and checks it against the schema at start. */
+function loadPersistedOperationsSettings(env: NodeJS.ProcessEnv): PersistedOperationsSettings | undefined {
+  const only = flag(env, 'QUIRE_PERSISTED_ONLY', false);
+  const file = env.QUIRE_PERSISTED_OPERATIONS?.trim();
+  if (!file) {
+    if (only) throw new ConfigError('Configuration error: QUIRE_PERSISTED_ONLY needs QUIRE_PERSISTED_OPERATIONS (without a file every operation would be refused)');
+    return undefined;
+  }
+  return { file: resolve(file), only };
 }
 
 function loadServerTimeouts(e: z.infer<typeof envSchema>): ServerTimeouts {

@@ -453,7 +453,7 @@ export function queryShapeRule(context: ValidationContext): ASTVisitor {
 }
 
 /** graphql-js's parser, stopping at the nesting and the token limits with a coded error. */
-function parseWithLimit(source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]): DocumentNode {
+export function parseWithLimit(source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]): DocumentNode {
   if (nestsDeeperThan(source, QUERY_LIMITS.nesting, QUERY_LIMITS.tokens)) {
     throw limitError(`The query nests braces, brackets and parentheses more than ${QUERY_LIMITS.nesting} levels deep; the limit is ${QUERY_LIMITS.nesting}.`);
   }

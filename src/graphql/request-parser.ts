@@ -2,6 +2,7 @@ import { GraphQLError, type ASTNode } from 'graphql';
 import type { GraphQLParams } from 'graphql-yoga';
 import { findUnsafeString, isUnsafeString, unsafeStringMessage } from '../lib/input-hygiene';
 import { MAX_JSON_DEPTH, readJson, tooDeepMessage, type JsonRead } from '../lib/json-input';
+import { PERSISTED_ID_FIELDS, persistedOperationId } from './persisted';
 
 /**
  * Yoga's request parsers (GET, JSON, form and multipart POST), with every JSON text read by
@@ -59,6 +60,11 @@ function fromSearchParams(search: URLSearchParams): GraphQLParams {
     variables: json('variables'),
     extensions: json('extensions'),
   };
+  // A persisted operation's id (`?doc_id=`): a GET an HTTP cache can keep.
+  for (const field of PERSISTED_ID_FIELDS) {
+    const id = search.get(field);
+    if (id) (params as Record<string, unknown>)[field] = id;
+  }
   return refuseUnsafe(params, unsafe);
 }
 
@@ -132,23 +138,27 @@ export function boundedRequestParser(request: Request): ((request: Request) => P
 }
 
 const ENVELOPE_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
+const PERSISTED_KEYS = new Set([...ENVELOPE_KEYS, ...PERSISTED_ID_FIELDS]);
 const isObjectOrAbsent = (value: unknown) => value == null || (typeof value === 'object' && !Array.isArray(value));
 
 /**
  * A JSON POST body as it is when nothing about it needs an answer of its own: an object of the
- * four known fields with a query, and none of what `envelope` refuses. Null otherwise, for Yoga's
- * parsers to read it again and say what is wrong, in their words.
+ * four known fields with a query, and none of what `envelope` refuses. With `persisted`, the id
+ * fields of a persisted operation may stand beside them, and an id may stand for the query. Null
+ * otherwise, for Yoga's parsers to read it again and say what is wrong, in their words.
  */
-export function jsonBodyParams(text: string): (GraphQLParams & { query: string }) | null {
+export function jsonBodyParams(text: string, persisted = false): GraphQLParams | null {
   let params: GraphQLParams;
   try {
     params = envelope(text, 'POST body sent invalid JSON.');
   } catch {
     return null;
   }
-  if (Array.isArray(params) || typeof params.query !== 'string') return null;
-  for (const key of Object.keys(params)) if (!ENVELOPE_KEYS.has(key)) return null;
+  if (Array.isArray(params)) return null;
+  if (typeof params.query !== 'string' && !(persisted && params.query == null && persistedOperationId(params) !== null)) return null;
+  const known = persisted ? PERSISTED_KEYS : ENVELOPE_KEYS;
+  for (const key of Object.keys(params)) if (!known.has(key)) return null;
   if (!isObjectOrAbsent(params.variables) || !isObjectOrAbsent(params.extensions)) return null;
   if (params.operationName != null && typeof params.operationName !== 'string') return null;
-  return params as GraphQLParams & { query: string };
+  return params;
 }
