@@ -22,6 +22,7 @@ import { measureIntegrationEvents } from './integration-events';
 import { ensureBenchTranslations } from './translations-data';
 import { ensureBenchComments } from './comments-data';
 import { ensureBenchNested } from './nested-data';
+import { ensureBenchReviews } from './review-data';
 import { SHAPES } from './shapes';
 import type { BenchShape } from './shapes/shape';
 import type { ChildStats } from './stats';
@@ -52,6 +53,7 @@ await ensureBenchContent(url);
 await ensureBenchTranslations(url);
 await ensureBenchComments(url);
 await ensureBenchNested(url);
+await ensureBenchReviews(url);
 
 async function start(file: string, node?: string): Promise<Child> {
   // Another Node (PostGraphile's) gets none of this one's flags: tsx's loader is not for it.

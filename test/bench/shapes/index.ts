@@ -3,6 +3,7 @@ import { floor } from './floor';
 import { changeRequestList } from './change-requests';
 import { commentList } from './comments';
 import { nestedDiscussions } from './nested';
+import { dashboard, review } from './screens';
 import { contentPages, organizationSearch, spaceSearch } from './content';
 import type { BenchShape } from './shape';
 import { small } from './small';
@@ -11,4 +12,4 @@ import { twoLevel } from './two-level';
 import { twoLevelReader } from './two-level-reader';
 
 /** Every shape `npm run bench` measures, in the order of its table. */
-export const SHAPES: BenchShape[] = [floor, twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, commentList, nestedDiscussions, translationList];
+export const SHAPES: BenchShape[] = [floor, twoLevel, twoLevelReader, small, bigList, contentPages, spaceSearch, organizationSearch, changeRequestList, commentList, nestedDiscussions, dashboard, review, translationList];
