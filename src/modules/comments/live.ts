@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { notify } from '../../db/notify';
+import { notify, parseNotification } from '../../db/notify';
 
 /** The NOTIFY channel every instance listens on for discussion events. */
 export const COMMENT_CHANNEL = 'quire_comments';
@@ -23,11 +23,4 @@ export async function publishCommentEvent(db: Db, event: CommentEvent): Promise<
   await notify(db, COMMENT_CHANNEL, event);
 }
 
-export function parseCommentEvent(payload: string): CommentEvent | null {
-  try {
-    const event = JSON.parse(payload) as CommentEvent;
-    return typeof event.commentId === 'string' && typeof event.spaceId === 'string' ? event : null;
-  } catch {
-    return null;
-  }
-}
+export const parseCommentEvent = (payload: string) => parseNotification<CommentEvent>(payload, 'spaceId', 'commentId');
