@@ -2,6 +2,7 @@ import { builder } from '../graphql/builder';
 import { chargeDataSizedLists } from '../graphql/cost-runtime';
 import { guardResolvers } from '../graphql/work-bounds';
 import '../graphql/errors';
+import '../graphql/subscription';
 import '../modules/users/graphql/index';
 import '../modules/organizations/graphql/index';
 import '../modules/members/graphql/index';

@@ -67,6 +67,7 @@ export async function createRequestContext(services: AppServices, request: Reque
   const who = await (limiter ? limiter.admit(header, clientIp, viewer) : viewer());
   annotateRequest({ callerId: who?.user.id });
   const ctx = createContext(services, who, signal);
-  ctx.refresh = async () => createContext(services, await authenticate(services.db, header, services.sessions));
+  // Same signal: the work done for a renewed subscription still stops when its caller goes away.
+  ctx.refresh = async () => createContext(services, await authenticate(services.db, header, services.sessions), signal);
   return ctx;
 }

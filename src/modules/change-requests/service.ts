@@ -1,3 +1,4 @@
+import { assertLive, refusedAsNull, watchChannel } from '../../context/live';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { defineLoader } from '../../db/loader';
 import { ConflictError, NotFoundError, ValidationError, hiddenAsMissing } from '../../domain/errors';
@@ -20,6 +21,7 @@ import {
   type PdfQueryInput,
 } from './input';
 import { changeRequestById } from './loaders';
+import { CHANGE_REQUEST_CHANNEL, parseChangeRequestEvent, publishChangeRequestEvent, type ChangeRequestEventKind } from './live';
 import { revisionReadSchema, type RevisionReadInput } from '../../domain/content';
 import {
   addContributor,
@@ -121,6 +123,7 @@ export async function createChangeRequest(ctx: RequestContext, spaceId: string, 
     createdAt: now,
     updatedAt: now,
   });
+  await publishChangeRequestEvent(ctx.db, { kind: 'created', spaceId: space.id, changeRequestId: row.id });
   return { space, row };
 }
 
@@ -136,6 +139,9 @@ export async function updateChangeRequest(ctx: RequestContext, { space, row }: C
   if (status === 'open' && subject === '') throw new ValidationError('subject: an open change request needs a subject', ['subject']);
   const updated = await updateChangeRequestRow(ctx.db, row.id, { ...changes, updatedAt: ctx.now() });
   changeRequestById(ctx).clear(row.id);
+  // One event for the one action: a new status is the larger news when the subject changed too.
+  const kind = updated.status !== row.status ? 'statusChanged' : updated.subject !== row.subject ? 'edited' : null;
+  if (kind) await publishChangeRequestEvent(ctx.db, { kind, spaceId: space.id, changeRequestId: row.id });
   return { space, row: updated };
 }
 
@@ -176,6 +182,7 @@ function changeRequestPointer(ctx: RequestContext, row: ChangeRequestRow, onAdva
       changeRequestById(ctx).clear(row.id);
       return true;
     },
+    committed: () => publishChangeRequestEvent(ctx.db, { kind: 'contentUpdated', spaceId: row.spaceId, changeRequestId: row.id }),
   };
 }
 
@@ -220,6 +227,7 @@ export async function mergeChangeRequest(ctx: RequestContext, { space, row }: Ch
   // Both moved: the space to the merge revision, the change request to merged.
   const after = await getChangeRequest(ctx, space.id, row.id);
   if (merged.result === 'conflicts') return { revision: after.space.revisionId, result: 'conflicts', conflicts: merged.conflicts, changeRequest: after };
+  await publishChangeRequestEvent(ctx.db, { kind: 'statusChanged', spaceId: space.id, changeRequestId: row.id });
   return { revision: merged.content.tree.revision.id, result: 'merge', conflicts: [], changeRequest: after };
 }
 
@@ -275,4 +283,35 @@ export async function changeRequestContributors(ctx: RequestContext, row: Change
 /** The author, when their account still exists. */
 export async function changeRequestAuthor(ctx: RequestContext, row: ChangeRequestRow): Promise<UserRow | null> {
   return row.createdBy ? userById(ctx).load(row.createdBy) : null;
+}
+
+/** A change request event as it reaches a subscriber: the change request as it is now. */
+export interface ChangeRequestLiveEvent {
+  kind: ChangeRequestEventKind;
+  changeRequest: ChangeRequestInSpace;
+}
+
+/**
+ * What happens to the change requests of a space (to one of them, with `changeRequest`) from now
+ * on, from any instance. Access to the space is checked when it starts and again, afresh, at each
+ * event: a subscriber who lost it gets nothing more, and the stream ends.
+ */
+export async function watchChangeRequests(ctx: RequestContext, spaceId: string, changeRequest: string | undefined, signal?: AbortSignal): Promise<AsyncIterableIterator<ChangeRequestLiveEvent>> {
+  assertLive(ctx);
+  const space = await getSpace(ctx, spaceId);
+  const only = changeRequest === undefined ? null : (await getChangeRequest(ctx, space.id, changeRequest)).row.id;
+  return watchChannel<ChangeRequestLiveEvent>(
+    ctx,
+    CHANGE_REQUEST_CHANNEL,
+    async (payload, renew) => {
+      const event = parseChangeRequestEvent(payload);
+      if (!event || event.spaceId !== space.id || (only !== null && event.changeRequestId !== only)) return null;
+      const fresh = await renew();
+      const now = fresh && (await refusedAsNull(getSpace(fresh, space.id)));
+      if (!fresh || !now) return 'end';
+      const found = await getChangeRequest(fresh, now.id, event.changeRequestId).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error)));
+      return found && { kind: event.kind, changeRequest: found };
+    },
+    signal,
+  );
 }

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { notify, parseNotification } from '../../db/notify';
 
 /** The NOTIFY channel every instance listens on for discussion events. */
 export const COMMENT_CHANNEL = 'quire_comments';
@@ -20,14 +20,7 @@ export interface CommentEvent {
  * Sent after the write committed: a subscriber that reads the comment then finds it.
  */
 export async function publishCommentEvent(db: Db, event: CommentEvent): Promise<void> {
-  await db.execute(sql`select pg_notify(${COMMENT_CHANNEL}, ${JSON.stringify(event)})`);
+  await notify(db, COMMENT_CHANNEL, event);
 }
 
-export function parseCommentEvent(payload: string): CommentEvent | null {
-  try {
-    const event = JSON.parse(payload) as CommentEvent;
-    return typeof event.commentId === 'string' && typeof event.spaceId === 'string' ? event : null;
-  } catch {
-    return null;
-  }
-}
+export const parseCommentEvent = (payload: string) => parseNotification<CommentEvent>(payload, 'spaceId', 'commentId');

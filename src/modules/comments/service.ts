@@ -1,5 +1,6 @@
 import { requireViewer, type RequestContext } from '../../context/request-context';
-import { DomainError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError, hiddenAsMissing } from '../../domain/errors';
+import { assertLive, refusedAsNull, watchChannel } from '../../context/live';
+import { ForbiddenError, NotFoundError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
@@ -82,12 +83,14 @@ export async function getDiscussion(ctx: RequestContext, spaceId: string, change
 /** The revision the discussion is about now: the space's, or the change request's. */
 export const currentRevisionOf = (d: Discussion) => d.changeRequest?.revisionId ?? d.space.revisionId;
 
-const contents = new WeakMap<RequestContext, Map<string, Promise<SpaceContent>>>();
+const CONTENTS = Symbol('discussionContents');
 
-/** A revision's content, read once per request however many comments ask for it. */
+/**
+ * A revision's content, read once per request however many comments ask for it. Kept with the
+ * request's loaders, so that a subscription, whose loaders are renewed at each event, keeps none.
+ */
 function contentOnce(ctx: RequestContext, space: SpaceRow, revisionId: string): Promise<SpaceContent> {
-  let byRevision = contents.get(ctx);
-  if (!byRevision) contents.set(ctx, (byRevision = new Map()));
+  const byRevision = ctx.loaders.get(CONTENTS, () => new Map<string, Promise<SpaceContent>>());
   let content = byRevision.get(revisionId);
   if (!content) byRevision.set(revisionId, (content = contentAt(ctx, space, revisionId)));
   return content;
@@ -306,48 +309,26 @@ export interface DiscussionEvent {
 /**
  * What happens in a discussion from now on (a page's only, with `pageId`), from any instance.
  * Access is checked when it starts and again, afresh, at each event: a subscriber who lost
- * access to the space gets nothing more, and the stream ends. Hand-written rather than a
- * generator, so that a subscriber who leaves stops it at once, not at the next event.
+ * access to the space gets nothing more, and the stream ends. Each event's comment is read anew,
+ * through loaders made for that event: its reactions, replies and author are those of now.
  */
 export async function watchDiscussion(ctx: RequestContext, spaceId: string, changeRequest: string | undefined, pageId: string | undefined, signal?: AbortSignal): Promise<AsyncIterableIterator<DiscussionEvent>> {
-  if (!ctx.notifications) throw new ServiceUnavailableError('Live updates are not available on this server');
+  assertLive(ctx);
   const watched = await getDiscussion(ctx, spaceId, changeRequest);
-  const events = ctx.notifications.subscribe(COMMENT_CHANNEL, signal)[Symbol.asyncIterator]();
-  const done = async (): Promise<IteratorResult<DiscussionEvent>> => {
-    await events.return?.();
-    return { value: undefined, done: true };
-  };
-  /** The event as this subscriber may see it, null to skip it, or 'end' once access is gone. */
-  const judge = async (payload: string): Promise<DiscussionEvent | null | 'end'> => {
-    const event = parseCommentEvent(payload);
-    if (!event || event.spaceId !== watched.space.id || event.changeRequestId !== watched.scope.changeRequestId) return null;
-    if (pageId !== undefined && event.pageId !== pageId) return null;
-    const fresh = ctx.refresh ? await ctx.refresh().catch(() => null) : ctx;
-    const now = fresh && (await getDiscussion(fresh, spaceId, changeRequest).catch((error: unknown) => (error instanceof DomainError ? null : Promise.reject(error))));
-    if (!fresh || !now) return 'end';
-    if (event.kind === 'deleted') return { kind: event.kind, commentId: event.commentId, comment: null };
-    const comment = await getComment(fresh, now, event.commentId).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error)));
-    return comment && { kind: event.kind, commentId: event.commentId, comment: { ...comment, format: 'markdown' } };
-  };
-  // Once the subscriber left (`return`), a `next` still waiting never settles: yoga's stream is
-  // cancelled by then, and an answer would make it write to a closed stream.
-  let left = false;
-  const iterator: AsyncIterableIterator<DiscussionEvent> = {
-    [Symbol.asyncIterator]: () => iterator,
-    async next() {
-      for (;;) {
-        const next = await events.next();
-        if (left) return new Promise<never>(() => {});
-        if (next.done) return { value: undefined, done: true };
-        const event = await judge(next.value);
-        if (event === 'end') return done();
-        if (event) return { value: event, done: false };
-      }
+  return watchChannel<DiscussionEvent>(
+    ctx,
+    COMMENT_CHANNEL,
+    async (payload, renew) => {
+      const event = parseCommentEvent(payload);
+      if (!event || event.spaceId !== watched.space.id || event.changeRequestId !== watched.scope.changeRequestId) return null;
+      if (pageId !== undefined && event.pageId !== pageId) return null;
+      const fresh = await renew();
+      const now = fresh && (await refusedAsNull(getDiscussion(fresh, spaceId, changeRequest)));
+      if (!fresh || !now) return 'end';
+      if (event.kind === 'deleted') return { kind: event.kind, commentId: event.commentId, comment: null };
+      const comment = await getComment(fresh, now, event.commentId).catch((error: unknown) => (error instanceof NotFoundError ? null : Promise.reject(error)));
+      return comment && { kind: event.kind, commentId: event.commentId, comment: { ...comment, format: 'markdown' } };
     },
-    return: () => {
-      left = true;
-      return done();
-    },
-  };
-  return iterator;
+    signal,
+  );
 }

@@ -8,6 +8,7 @@ import type { RevisionRow, RevisionType } from '../../db/schema/revisions';
 import { advanceSpaceRevision, currentRevisionId, spaceById } from '../spaces/service';
 import type { SpaceRow } from '../../db/schema/spaces';
 import { ObjectBatch } from './objects';
+import { publishSpaceContentEvent } from './live';
 import { indexRevisionMove } from './search-index';
 import { loadRevisionTree, writeFiles, writePages, type RevisionTree, type TreeFile, type TreePage } from './tree';
 
@@ -53,6 +54,8 @@ export interface RevisionPointer {
   advance(tx: Tx, from: string, to: string): Promise<boolean>;
   /** Set on a space's own pointer: a revision there is news to the integrations installed on it. */
   spaceId?: string;
+  /** Runs once the write committed: what tells the subscribers of what the pointer belongs to. */
+  committed?(revision: RevisionRow): Promise<void>;
 }
 
 /** The space's own content: its current revision. */
@@ -140,6 +143,8 @@ export async function commitEdit<T>(ctx: RequestContext, space: SpaceRow, apply:
   if (pointer.spaceId) {
     // One indexed statement when nothing is installed in the organization.
     await emitIntegrationEvent(ctx.db, ctx.jobs, { organizationId: space.organizationId, spaceId: space.id }, { type: 'space_content_updated', revisionId: written.revision.id });
+    await publishSpaceContentEvent(ctx.db, { spaceId: space.id, revisionId: written.revision.id, kind: written.revision.type });
   }
+  await pointer.committed?.(written.revision);
   return { tree: await loadRevisionTree(ctx.db, written.revision), result: written.result };
 }

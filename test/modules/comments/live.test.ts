@@ -1,12 +1,13 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../../src/app/app';
-import { startSessionCache } from '../../../src/auth/sessions';
-import { openDatabase, type Database } from '../../../src/db/client';
-import { NotificationHub } from '../../../src/db/notification-hub';
+import type { App } from '../../../src/app/app';
+import type { NotificationHub } from '../../../src/db/notification-hub';
 import { COMMENT_CHANNEL } from '../../../src/modules/comments/live';
-import { TEST_ORIGIN, type TestApp } from '../../support/clients';
+import type { TestApp } from '../../support/clients';
 import { gid } from '../../support/doors';
+import { mutations } from '../../support/graphql';
 import type { Actor, OrgFixture } from '../../support/factories';
+import { listening as listeningOn, secondInstance, subscribe as subscribeSse, type SecondInstance } from '../../support/live';
 import { scenario } from '../../support/scenario';
 
 /**
@@ -17,25 +18,14 @@ import { scenario } from '../../support/scenario';
 let t: TestApp;
 let acme: OrgFixture;
 let other: OrgFixture;
-let people: Record<'reader' | 'leaver', Actor>;
+let people: Record<'reader' | 'leaver' | 'fan', Actor>;
 let spaceId: string;
-let second: { app: App; hub: NotificationHub; stop(): Promise<void> };
+let second: SecondInstance;
 
 beforeAll(async () => {
-  ({ t, acme, other, people } = await scenario({ reader: ['read', 'Rita Reader'], leaver: ['read', 'Lee Leaver'] }));
+  ({ t, acme, other, people } = await scenario({ reader: ['read', 'Rita Reader'], leaver: ['read', 'Lee Leaver'], fan: ['comment', 'Fay Fan'] }));
   spaceId = (await t.rest('POST', `/v1/orgs/${acme.organizationId}/spaces`, { token: acme.admin.token, body: { title: 'Live' } })).body.id;
-  // On PostgreSQL the second instance has its own pool and its own LISTEN, as another process would.
-  const database: Database = t.database.url ? await openDatabase({ url: t.database.url }) : t.database;
-  const sessions = await startSessionCache(database);
-  const hub = new NotificationHub(database.listen);
-  second = {
-    app: createApp({ db: database.db, config: t.config, sessions: sessions.sessions, notifications: hub }),
-    hub,
-    stop: async () => {
-      await sessions.stop();
-      if (database !== t.database) await database.close();
-    },
-  };
+  second = await secondInstance(t);
 });
 afterAll(async () => {
   await second?.stop();
@@ -44,46 +34,8 @@ afterAll(async () => {
 
 const SUBSCRIPTION = `subscription ($space: ID!, $page: String) { commentEvents(spaceId: $space, pageId: $page) { kind commentId comment { markdown status postedBy { id } } } }`;
 
-/** Opens an SSE subscription; `next()` answers the next event's payload, or null once the stream ended. */
-async function subscribe(app: App, token: string | null, variables: Record<string, unknown>) {
-  const response = await app.fetch(
-    new Request(`${TEST_ORIGIN}/graphql`, {
-      method: 'POST',
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: SUBSCRIPTION, variables }),
-    }),
-  );
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    status: response.status,
-    async next(): Promise<any> {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (/^event: complete/m.test(block)) return null;
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (data) return JSON.parse(data);
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) return null;
-        buffer += value;
-      }
-    },
-    close: async () => {
-      // What a client that goes away does: its end of the stream is cancelled.
-      await reader.cancel();
-    },
-  };
-}
-
-/** Waits until exactly `count` subscribers of the comment channel listen on the hub. */
-async function listening(hub: NotificationHub, count: number): Promise<void> {
-  while ((await hub.subscribers(COMMENT_CHANNEL)) !== count) await new Promise((resolve) => setImmediate(resolve));
-}
+const subscribe = (app: App, token: string | null, variables: Record<string, unknown>) => subscribeSse(app, token, SUBSCRIPTION, variables);
+const listening = (hub: NotificationHub, count: number) => listeningOn(hub, COMMENT_CHANNEL, count);
 
 const post = (markdown: string, token = acme.admin.token) => t.rest('POST', `/v1/spaces/${spaceId}/comments`, { token, body: { body: { markdown } } });
 
@@ -99,6 +51,37 @@ describe('comment subscriptions', () => {
     expect((await sub.next()).data.commentEvents).toMatchObject({ kind: 'RESOLVED', comment: { status: 'RESOLVED' } });
     await t.rest('DELETE', `/v1/spaces/${spaceId}/comments/${posted.body.id}`, { token: acme.admin.token });
     expect((await sub.next()).data.commentEvents).toEqual({ kind: 'DELETED', commentId: posted.body.id, comment: null });
+    await sub.close();
+    await listening(second.hub, 0);
+  });
+
+  it('show at each event the comment as it is now: reactions, replies and authors read afresh', async () => {
+    const query = `subscription ($space: ID!) { commentEvents(spaceId: $space) { kind comment { markdown replyCount reactions { emoji count users { user { displayName } } } } } }`;
+    const sub = await subscribeSse(second.app, people.reader.token, query, { space: gid('Space', spaceId) });
+    await listening(second.hub, 1);
+    const posted = await post('React to me');
+    const commentId = gid('Comment', posted.body.id);
+    const seen = async () => (await sub.next()).data.commentEvents;
+    const admin = { user: { displayName: 'Admin of Acme' } };
+    const fan = { user: { displayName: 'Fay Fan' } };
+    expect(await seen()).toEqual({ kind: 'ADDED', comment: { markdown: 'React to me', replyCount: 0, reactions: [] } });
+
+    // Through REST, then through GraphQL: each event shows the reactions of that moment.
+    await t.rest('PUT', `/v1/spaces/${spaceId}/comments/${posted.body.id}`, { token: acme.admin.token, body: { addedReactions: ['👍'] } });
+    expect(await seen()).toMatchObject({ kind: 'EDITED', comment: { reactions: [{ emoji: '👍', count: 1, users: [admin] }] } });
+    const { succeed } = mutations(() => t, { token: () => people.fan.token });
+    await succeed('commentUpdate', { commentId, add: ['👍', '🎉'] });
+    expect(await seen()).toMatchObject({ kind: 'EDITED', comment: { reactions: [{ emoji: '👍', count: 2, users: [admin, fan] }, { emoji: '🎉', count: 1, users: [fan] }] } });
+    await succeed('commentUpdate', { commentId, remove: ['👍'] });
+    expect(await seen()).toMatchObject({ kind: 'EDITED', comment: { reactions: [{ emoji: '👍', count: 1, users: [admin] }, { emoji: '🎉', count: 1, users: [fan] }] } });
+
+    // An author renamed between two events is shown under the new name.
+    await t.db.execute(sql`update users set display_name = 'Fay Renamed' where id = ${people.fan.userId}`);
+    await succeed('commentReplyPost', { commentId, markdown: 'A reply' });
+    expect(await seen()).toEqual({
+      kind: 'REPLIED',
+      comment: { markdown: 'React to me', replyCount: 1, reactions: [{ emoji: '👍', count: 1, users: [admin] }, { emoji: '🎉', count: 1, users: [{ user: { displayName: 'Fay Renamed' } }] }] },
+    });
     await sub.close();
     await listening(second.hub, 0);
   });

@@ -1,10 +1,9 @@
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { builder } from '../../../graphql/builder';
 import { defineMutation } from '../../../graphql/mutation';
 import { ChangeRequestRef } from '../../change-requests/graphql/refs';
 import { SpaceRef } from '../../spaces/graphql/refs';
-import { deleteComment, deleteReply, getComment, getCommentById, getDiscussion, getReplyById, postComment, postReply, updateComment, updateReply, watchDiscussion } from '../service';
-import { CommentEventRef, CommentRef, CommentReplyRef } from './refs';
+import { deleteComment, deleteReply, getComment, getCommentById, getDiscussion, getReplyById, postComment, postReply, updateComment, updateReply } from '../service';
+import { CommentRef, CommentReplyRef } from './refs';
 
 const comment = (description: string) => ({ comment: { type: CommentRef, description } });
 const reply = (description: string) => ({ reply: { type: CommentReplyRef, description } });
@@ -107,21 +106,4 @@ defineMutation('commentReplyDelete', {
     // The thread read again: its reply count moved with the delete.
     return { comment: await getComment(ctx, found.comment.discussion, found.comment.row.id) };
   },
-});
-
-builder.subscriptionType({
-  description: 'Live updates, over server-sent events (`Accept: text/event-stream`).',
-  fields: (t) => ({
-    commentEvents: t.field({
-      type: CommentEventRef,
-      description: 'Comments posted, edited, resolved, reopened, replied to or deleted in a discussion, from every instance. Access is checked again at each event: losing it ends the stream.',
-      args: {
-        spaceId: t.arg.globalID({ for: SpaceRef, required: true, description: 'The space.' }),
-        changeRequestId: t.arg.globalID({ for: ChangeRequestRef, description: "One of its change requests, for that discussion rather than the space's own." }),
-        pageId: t.arg.string({ description: 'Only comments about this page (REST id).' }),
-      },
-      subscribe: (_root, args, ctx) => watchDiscussion(ctx, args.spaceId.id, args.changeRequestId?.id, args.pageId ?? undefined, ctx.signal),
-      resolve: (event) => event,
-    }),
-  }),
 });
