@@ -103,11 +103,12 @@ export interface CostHint {
 export const costExtensions = (hint: CostHint) => ({ cost: hint });
 
 /**
- * Weights, in fields of the dearest plain read (about 108 µs, see CONNECTION_COST). Measured with
- * `npm run bench:worst` on 400 pages of 900 bytes: a page's document took 142 µs, its markdown
- * (stored as such, read with its page) under 10 µs more than its title.
+ * Weights, in fields of the dearest plain read (about 108 µs, see CONNECTION_COST). Measured on
+ * 400 pages of 900 bytes: a page's document took 142 µs, its markdown (stored as such, read with its
+ * page) under 10 µs more than its title. A search statement took about 6 ms of the database
+ * (`npm run bench`: 166 searches a second at most, on 2 cores).
  */
-export const WEIGHTS = { document: 2, markdown: 1, diff: 2 } as const;
+export const WEIGHTS = { document: 2, markdown: 1, diff: 2, search: 50 } as const;
 
 export const costHint = (field: GraphQLField<unknown, unknown>): CostHint | undefined => field.extensions?.cost as CostHint | undefined;
 

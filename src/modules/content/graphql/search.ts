@@ -1,4 +1,5 @@
 import { builder } from '../../../graphql/builder';
+import { costExtensions, WEIGHTS } from '../../../graphql/cost';
 import { orNull } from '../../../graphql/errors';
 import { GRAPHQL_MAX, pageToConnection } from '../../../graphql/relay';
 import { OrganizationRef } from '../../organizations/graphql/refs';
@@ -65,6 +66,7 @@ builder.objectFields(SpaceRef, (t) => ({
       type: SearchPageHitRef,
       description: 'Pages of the current content matching a query, best first: a hit in a title ranks above one in a heading, which ranks above one in the text. Forward pagination only.',
       args: { query: t.arg.string({ required: true, description: QUERY_DESCRIPTION }) },
+      extensions: costExtensions({ weight: WEIGHTS.search }),
       resolve: async (space, args, ctx) => pageToConnection(await searchSpace(ctx, space.id, { query: args.query }, args, GRAPHQL_MAX)),
     },
     SearchPageHitConnection,
@@ -77,6 +79,7 @@ builder.objectFields(OrganizationRef, (t) => ({
       type: SearchSpaceHitRef,
       description: 'Spaces of the organization you may see whose current content matches a query, best first, each with its best pages. Forward pagination only.',
       args: { query: t.arg.string({ required: true, description: QUERY_DESCRIPTION }) },
+      extensions: costExtensions({ weight: WEIGHTS.search }),
       resolve: async (org, args, ctx) => pageToConnection(await searchOrganizationContent(ctx, org.id, { query: args.query }, args, GRAPHQL_MAX)),
     },
     SearchSpaceHitConnection,
