@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/clients';
 import type { Actor, OrgFixture } from '../../support/factories';
 import { scenario } from '../../support/scenario';
-import { contentBench, type ChangeRequestRef, type ContentBench } from '../../support/change-requests';
+import { contentBench, type ChangeRequestRef, type ContentBench, type Editor, type Outline } from '../../support/change-requests';
 import { mutations } from '../../support/graphql';
 import { gid } from '../../support/doors';
 
@@ -216,5 +216,121 @@ describe('refusals write nothing', () => {
   it('a reader without edit rights is refused', async () => {
     const { b, cr, spaceRevisionId, pageIds } = await conflicted();
     await unchanged(b, cr, () => refused('changeRequestResolveConflicts', { changeRequestId: cr.gid, spaceRevisionId, resolutions: [{ pageId: pageIds.Intro, choice: 'OURS' }] }, people.reader.token, 'FORBIDDEN'));
+  });
+});
+
+describe('the other kinds of conflict, each way', () => {
+  interface KindCase {
+    name: string;
+    base: Outline[];
+    files?: string[];
+    proposed(e: Editor): Promise<void>;
+    current(e: Editor): Promise<void>;
+    conflict: [kind: string, title: string];
+    /** What the space holds once merged: outline (and file names) with THEIRS, then with OURS. */
+    theirs: [outline: string, files?: string[]];
+    ours: [outline: string, files?: string[]];
+  }
+  const flat = (...titles: string[]): Outline[] => titles.map((title) => ({ title, markdown: title.toLowerCase() }));
+  const cases: KindCase[] = [
+    {
+      name: 'a title set differently on both sides (ATTRIBUTE)',
+      base: flat('Intro'),
+      proposed: (e) => e.update('Intro', { title: 'Welcome' }),
+      current: (e) => e.update('Intro', { title: 'Overview' }),
+      conflict: ['ATTRIBUTE', 'Overview'],
+      theirs: ['Overview'],
+      ours: ['Welcome'],
+    },
+    {
+      name: 'a page moved under different parents (MOVED)',
+      base: flat('A', 'B', 'Wanderer'),
+      proposed: (e) => e.move('Wanderer', 'A'),
+      current: (e) => e.move('Wanderer', 'B'),
+      conflict: ['MOVED', 'Wanderer'],
+      theirs: ['A, B(Wanderer)'],
+      ours: ['A(Wanderer), B'],
+    },
+    {
+      name: 'a page the change request deleted and the space edited (DELETED_MODIFIED)',
+      base: flat('Intro', 'Usage'),
+      proposed: (e) => e.remove('Usage'),
+      current: (e) => e.update('Usage', { markdown: 'usage, revised' }),
+      conflict: ['DELETED_MODIFIED', 'Usage'],
+      theirs: ['Intro, Usage'],
+      ours: ['Intro'],
+    },
+    {
+      name: 'a page added under a page the space deleted (PARENT_DELETED)',
+      base: flat('Intro', 'Doomed'),
+      proposed: (e) => e.create('Orphan', { parent: 'Doomed', markdown: 'o' }),
+      current: (e) => e.remove('Doomed'),
+      conflict: ['PARENT_DELETED', 'Orphan'],
+      theirs: ['Intro'],
+      ours: ['Intro, Doomed(Orphan)'],
+    },
+    {
+      name: 'a page moved under a page the space deleted (PARENT_DELETED)',
+      base: [{ title: 'Guide', markdown: 'g' }, { title: 'Old', markdown: 'o', children: [{ title: 'Child', markdown: 'c' }] }, { title: 'Loose', markdown: 'l' }],
+      proposed: (e) => e.move('Loose', 'Old'),
+      current: (e) => e.remove('Old'),
+      conflict: ['PARENT_DELETED', 'Loose'],
+      theirs: ['Guide, Loose'],
+      ours: ['Guide, Old(Loose)'],
+    },
+    {
+      name: 'a file renamed differently on both sides (FILE)',
+      base: flat('Intro'),
+      files: ['diagram.txt'],
+      proposed: (e) => e.renameFile('diagram.txt', 'proposed.txt'),
+      current: (e) => e.renameFile('diagram.txt', 'current.txt'),
+      conflict: ['FILE', 'current.txt'],
+      theirs: ['Intro', ['current.txt']],
+      ours: ['Intro', ['proposed.txt']],
+    },
+    {
+      name: 'a file the change request deleted and the space renamed (FILE)',
+      base: flat('Intro'),
+      files: ['diagram.txt', 'kept.txt'],
+      proposed: (e) => e.deleteFile('diagram.txt'),
+      current: (e) => e.renameFile('diagram.txt', 'renamed.txt'),
+      conflict: ['FILE', 'renamed.txt'],
+      theirs: ['Intro', ['kept.txt', 'renamed.txt']],
+      ours: ['Intro', ['kept.txt']],
+    },
+  ];
+
+  it.each(cases.flatMap((c) => (['THEIRS', 'OURS'] as const).map((choice) => [`${c.name}, ${choice}`, c, choice] as const)))('%s', async (_, c, choice) => {
+    const b = await contentBench(() => t, () => acme, c.base, c.files);
+    const cr = await b.openChangeRequest();
+    await c.proposed(b.editor(cr));
+    await c.current(b.space);
+    const merge = await succeed('changeRequestMerge', { changeRequestId: cr.gid }, MERGE_SELECT);
+    expect(merge.conflicts.map((x: { kind: string; title: string }) => [x.kind, x.title])).toEqual([c.conflict]);
+    const [{ pageId, fileId }] = merge.conflicts;
+    const target = pageId ? { pageId } : { fileId };
+    await succeed('changeRequestResolveConflicts', { changeRequestId: cr.gid, spaceRevisionId: merge.revision.id, resolutions: [{ ...target, choice }] });
+    expect((await succeed('changeRequestMerge', { changeRequestId: cr.gid }, 'result')).result).toBe('MERGED');
+    const [outline, files] = choice === 'THEIRS' ? c.theirs : c.ours;
+    expect(await b.outline()).toBe(outline);
+    if (files) expect(await b.fileNames()).toEqual(files);
+    // A title's slug goes with it.
+    if (c.conflict[0] === 'ATTRIBUTE') expect((await b.topPages()).map((p) => p.slug)).toEqual([outline.toLowerCase()]);
+  });
+
+  it('EDITED is refused for a page whose conflict is not about its text', async () => {
+    const b = await contentBench(() => t, () => acme, flat('Intro'));
+    const cr = await b.openChangeRequest();
+    await b.editor(cr).update('Intro', { title: 'Welcome', markdown: 'proposed' });
+    await b.space.update('Intro', { title: 'Overview', markdown: 'current' });
+    const merge = await succeed('changeRequestMerge', { changeRequestId: cr.gid }, MERGE_SELECT);
+    expect(merge.conflicts.map((x: { kind: string }) => x.kind).sort()).toEqual(['ATTRIBUTE', 'CONTENT']);
+    const before = await b.revision(cr);
+    await userError('changeRequestResolveConflicts', { changeRequestId: cr.gid, spaceRevisionId: merge.revision.id, resolutions: [{ pageId: merge.conflicts[0].pageId, choice: 'EDITED', markdown: 'mine' }] }, 'VALIDATION_FAILED', ['resolutions', '0', 'choice']);
+    expect((await b.revision(cr)).id).toBe(before.id);
+    // One choice settles every conflict of the page.
+    await succeed('changeRequestResolveConflicts', { changeRequestId: cr.gid, spaceRevisionId: merge.revision.id, resolutions: [{ pageId: merge.conflicts[0].pageId, choice: 'OURS' }] });
+    expect((await succeed('changeRequestMerge', { changeRequestId: cr.gid }, 'result')).result).toBe('MERGED');
+    expect((await b.pagesByTitle()).Welcome?.markdown).toBe('proposed');
   });
 });
