@@ -264,15 +264,18 @@ function placeOrphans(merged: Merged, ours: Map<string, Placed>, theirs: Map<str
 function orderChildren(
   parentId: string | null,
   merged: Map<string, { parentId: string | null; fromTheirs: boolean }>,
+  children: readonly string[],
   oursList: readonly TreePage[],
   theirsList: readonly TreePage[],
   addedByOurs: (id: string) => boolean,
 ): string[] {
   const here = (id: string) => merged.get(id)?.parentId === parentId;
   const order = oursList.map((p) => p.data.id).filter((id) => here(id) && !merged.get(id)!.fromTheirs);
+  // Membership by set: a list of thousands of siblings made this quadratic.
+  const placed = new Set(order);
   const theirsIds = theirsList.map((p) => p.data.id);
   theirsIds.forEach((id, i) => {
-    if (!here(id) || !merged.get(id)!.fromTheirs || order.includes(id)) return;
+    if (!here(id) || !merged.get(id)!.fromTheirs || placed.has(id)) return;
     let at = 0;
     for (let j = i - 1; j >= 0; j--) {
       const k = order.indexOf(theirsIds[j]);
@@ -283,10 +286,11 @@ function orderChildren(
     }
     while (at < order.length && addedByOurs(order[at])) at++;
     order.splice(at, 0, id);
+    placed.add(id);
   });
   // A page placed by theirs under a parent whose children theirs lists elsewhere (moved in from
   // another parent on our side) is kept, last.
-  for (const [id, entry] of merged) if (entry.parentId === parentId && !order.includes(id)) order.push(id);
+  for (const id of children) if (!placed.has(id)) order.push(id);
   return order;
 }
 
@@ -298,11 +302,17 @@ function buildTree(
   ours: Map<string, Placed>,
   theirs: Map<string, Placed>,
 ): TreePage[] {
+  const childrenOf = new Map<string | null, string[]>();
+  for (const [id, entry] of merged) {
+    const list = childrenOf.get(entry.parentId);
+    if (list) list.push(id);
+    else childrenOf.set(entry.parentId, [id]);
+  }
   const build = (parentId: string | null): TreePage[] => {
     const oursList = parentId === null ? oursTop : (ours.get(parentId)?.page.children ?? []);
     const theirsList = parentId === null ? theirsTop : (theirs.get(parentId)?.page.children ?? []);
     const taken = new Set<string>();
-    return orderChildren(parentId, merged, oursList, theirsList, (id) => !base.has(id) && ours.has(id)).map((id) => {
+    return orderChildren(parentId, merged, childrenOf.get(parentId) ?? [], oursList, theirsList, (id) => !base.has(id) && ours.has(id)).map((id) => {
       const entry = merged.get(id)!;
       let data = entry.data;
       if (data.slug !== undefined) {
