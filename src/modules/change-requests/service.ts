@@ -289,7 +289,11 @@ export async function resolveChangeRequestConflicts(ctx: RequestContext, { space
   return { revision: merged.content.tree.revision.id, changeRequest: await getChangeRequest(ctx, space.id, row.id) };
 }
 
-const describeConflicts = (conflicts: MergeConflict[]) => conflicts.map((c) => `${c.kind} on "${c.title}"`).join(', ');
+/** The first few conflicts, for a message a person reads. */
+function describeConflicts(conflicts: MergeConflict[]): string {
+  const named = conflicts.slice(0, 5).map((c) => `${c.kind} on "${c.title}"`);
+  return conflicts.length > 5 ? `${named.join(', ')} and ${conflicts.length - 5} more` : named.join(', ');
+}
 
 /**
  * The merge's resolutions from the caller's choices, checked against the conflicts met: one per
