@@ -5,6 +5,7 @@ import { scenario } from '../../support/scenario';
 import { contentBench, type ChangeRequestRef, type ContentBench, type Editor, type Outline } from '../../support/change-requests';
 import { mutations } from '../../support/graphql';
 import { gid } from '../../support/doors';
+import { tableFingerprint } from '../../support/surface';
 
 /**
  * Settling merge conflicts through GraphQL, as a client does: merge, read the conflicts, choose,
@@ -114,11 +115,13 @@ describe('settling a same-line conflict', () => {
 });
 
 describe('refusals write nothing', () => {
-  /** Runs `attempt`, then checks both sides read back exactly as before it. */
+  /** Runs `attempt`, then checks both sides read back exactly as before it, and every table too. */
   async function unchanged(b: ContentBench, cr: ChangeRequestRef, attempt: () => Promise<unknown>) {
     const before = await state(b, cr);
+    const tables = await tableFingerprint(t);
     await attempt();
     expect(await state(b, cr)).toEqual(before);
+    expect(await tableFingerprint(t)).toBe(tables);
   }
 
   it('a resolution for a page that is not in conflict', async () => {
