@@ -1,10 +1,20 @@
 import { z } from 'zod';
+import { acceptableMarkdown } from './markdown-input';
 
 /*
  * Shapes of content that other modules borrow: how a read of a revision or a page is asked for
  * (change requests read their own revisions the same way), and the pages and files that imports,
  * templates, sample sites and translations hand to the content service.
  */
+
+/** A page body; a megabyte of markdown is a book. */
+export const MAX_MARKDOWN_BYTES = 1_000_000;
+
+/** A page body as an editor sends it: within the size, and nothing the server would not keep. */
+export const pageMarkdownSchema = z
+  .string({ error: 'markdown must be a string' })
+  .refine((text) => Buffer.byteLength(text) <= MAX_MARKDOWN_BYTES, { message: `markdown must be at most ${MAX_MARKDOWN_BYTES} bytes`, abort: true })
+  .superRefine(acceptableMarkdown);
 
 export const pageReadSchema = z.object({
   format: z.enum(['document', 'markdown'], { error: 'format must be document or markdown' }).default('document'),

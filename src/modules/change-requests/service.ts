@@ -1,11 +1,11 @@
 import { assertLive, refusedAsNull, watchChannel } from '../../context/live';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { defineLoader } from '../../db/loader';
-import { ConflictError, NotFoundError, ValidationError, hiddenAsMissing } from '../../domain/errors';
+import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError, hiddenAsMissing } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
 import { newId } from '../../lib/ids';
-import { assertContentReadable, changesBetween, contentAt, withComputedPages, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type RevisionPointer, type SpaceContent } from '../content/service';
+import { assertContentReadable, changesBetween, contentAt, withComputedPages, mergeConflicts, mergeRevisions, pdfUrl, spacePointer, type MergeConflict, type PageChange, type Resolution, type Resolutions, type RevisionPointer, type SpaceContent } from '../content/service';
 import { currentRevisionId, getSpace } from '../spaces/service';
 import type { SpaceRow } from '../../db/schema/spaces';
 import { userById } from '../users/service';
@@ -14,8 +14,11 @@ import {
   changeRequestCreateSchema,
   changeRequestListSchema,
   changeRequestUpdateSchema,
+  conflictResolveSchema,
   pdfQuerySchema,
   type ChangeRequestCreateInput,
+  type ConflictChoice,
+  type ConflictResolveInput,
   type ChangeRequestListInput,
   type ChangeRequestUpdateInput,
   type PdfQueryInput,
@@ -255,6 +258,75 @@ export async function updateFromSpace(ctx: RequestContext, { space, row: found }
   const conflicts = merged.result === 'conflicts' ? merged.conflicts.map((c) => ({ ...c, ours: c.theirs, theirs: c.ours })) : [];
   if (merged.result === 'conflicts') return { revision: found.revisionId, result: 'conflicts', conflicts, changeRequest: after };
   return { revision: merged.content.tree.revision.id, result: 'update', conflicts: [], changeRequest: after };
+}
+
+/**
+ * Settles the conflicts merging the change request would meet, the way a person chose for each
+ * conflicting page or file: the change request's content is brought onto the space's current
+ * revision (as an update from the space does) in a new `update` revision, so that its merge then
+ * goes through. The choices must settle exactly the conflicts there are, as read at the space's
+ * revision `spaceRevisionId` (and the change request's `changeRequestRevisionId`, when given): a
+ * side that moved since is refused, for the caller to read the conflicts again.
+ */
+export async function resolveChangeRequestConflicts(ctx: RequestContext, { space, row }: ChangeRequestInSpace, input: ConflictResolveInput): Promise<{ revision: string; changeRequest: ChangeRequestInSpace }> {
+  await assertMayEdit(ctx, space);
+  const { spaceRevisionId, changeRequestRevisionId, resolutions } = parseInput(conflictResolveSchema, input);
+  assertEditable(row);
+  const spaceRevision = (await currentRevisionId(ctx.db, space.id)) ?? space.revisionId;
+  if (spaceRevisionId !== spaceRevision) {
+    throw new PreconditionFailedError(`The space's content changed since these conflicts were read (it is at revision ${spaceRevision} now): read the conflicts again and settle those`, ['spaceRevisionId']);
+  }
+  const staleRequest = () => new PreconditionFailedError('The change request changed since these conflicts were read: read the conflicts again and settle those', changeRequestRevisionId ? ['changeRequestRevisionId'] : undefined);
+  const seen = changeRequestRevisionId ?? row.revisionId;
+  if (seen !== row.revisionId) throw staleRequest();
+  const merged = await mergeRevisions(ctx, space, {
+    base: baseOf(row),
+    incoming: spaceRevision,
+    pointer: changeRequestPointer(ctx, row, { revisionMergedAncestor: spaceRevision }),
+    type: 'update',
+    settle: (conflicts, current) => {
+      // An edit that landed since the row was read would be settled unseen.
+      if (current !== seen) throw staleRequest();
+      return settleAsChosen(conflicts, resolutions);
+    },
+  });
+  changeRequestById(ctx).clear(row.id);
+  if (merged.result === 'conflicts') {
+    throw new ConflictError(`These choices still leave conflicts: ${describeConflicts(merged.conflicts)}; choose the other side for the pages above them`, ['resolutions']);
+  }
+  return { revision: merged.content.tree.revision.id, changeRequest: await getChangeRequest(ctx, space.id, row.id) };
+}
+
+/** The first few conflicts, for a message a person reads. */
+function describeConflicts(conflicts: MergeConflict[]): string {
+  const named = conflicts.slice(0, 5).map((c) => `${c.kind} on "${c.title}"`);
+  return conflicts.length > 5 ? `${named.join(', ')} and ${conflicts.length - 5} more` : named.join(', ');
+}
+
+/**
+ * The merge's resolutions from the caller's choices, checked against the conflicts met: one per
+ * conflicting page or file, and none for anything else. The change request is the merge's `ours`.
+ */
+function settleAsChosen(conflicts: MergeConflict[], chosen: ConflictChoice[]): Resolutions {
+  const met = new Map<string, MergeConflict[]>();
+  for (const c of conflicts) {
+    const key = c.pageId !== undefined ? `page ${c.pageId}` : `file ${c.fileId}`;
+    met.set(key, [...(met.get(key) ?? []), c]);
+  }
+  const resolutions = { pages: new Map<string, Resolution>(), files: new Map<string, Resolution>() };
+  chosen.forEach((r, i) => {
+    const [what, id, field] = r.pageId !== undefined ? (['page', r.pageId, 'pageId'] as const) : (['file', r.fileId!, 'fileId'] as const);
+    const found = met.get(`${what} ${id}`);
+    if (!found) throw new ValidationError(`resolutions.${i}: the ${what} ${id} is not in conflict: give resolutions only for the conflicts the change request lists`, ['resolutions', String(i), field]);
+    const other = found.find((c) => c.kind !== 'content');
+    if (r.choice === 'edited' && other) {
+      throw new ValidationError(`resolutions.${i}: EDITED settles a content conflict only, and "${other.title}" has a ${other.kind} conflict: choose THEIRS or OURS for it`, ['resolutions', String(i), 'choice']);
+    }
+    (what === 'page' ? resolutions.pages : resolutions.files).set(id, r.choice === 'edited' ? { markdown: r.markdown! } : { keep: r.choice === 'ours' ? 'ours' : 'theirs' });
+  });
+  const unsettled = conflicts.filter((c) => !(c.pageId !== undefined ? resolutions.pages.has(c.pageId) : resolutions.files.has(c.fileId!)));
+  if (unsettled.length) throw new ValidationError(`resolutions: every conflict needs a resolution, and these have none: ${describeConflicts(unsettled)}`, ['resolutions']);
+  return resolutions;
 }
 
 /** What the change request changes, from its base: for review screens. */

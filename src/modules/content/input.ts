@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { acceptableMarkdown } from '../../domain/markdown-input';
+import { pageMarkdownSchema } from '../../domain/content';
 import { isSafeUrl, LINK_URL, urlRuleText } from '../../domain/urls';
 import { bodyObject } from '../../domain/validate';
 
@@ -22,12 +22,7 @@ const title = z
 const emoji = z.string({ error: 'emoji must be a string' }).min(1, 'emoji must not be empty').max(50, 'emoji must be at most 50 characters');
 const icon = z.string({ error: 'icon must be a string' }).min(1, 'icon must not be empty').max(100, 'icon must be at most 100 characters');
 const description = z.string({ error: 'description must be a string' }).max(1000, 'description must be at most 1000 characters');
-/** A page body; a megabyte of markdown is a book. */
-export const MAX_MARKDOWN_BYTES = 1_000_000;
-const markdown = z
-  .string({ error: 'markdown must be a string' })
-  .refine((text) => Buffer.byteLength(text) <= MAX_MARKDOWN_BYTES, { message: `markdown must be at most ${MAX_MARKDOWN_BYTES} bytes`, abort: true })
-  .superRefine(acceptableMarkdown);
+const markdown = pageMarkdownSchema;
 /** A link page's target: a URL, a path of the site, or the id of a page of the space. */
 const href = z
   .string({ error: 'href must be a string' })

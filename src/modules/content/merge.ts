@@ -40,12 +40,27 @@ export interface MergeConflict {
   theirs: string | null;
 }
 
+/**
+ * How a person settled the conflicts of one page or file: each of them goes the way of one side
+ * (what merged cleanly still merges), or, for a page body, their own text.
+ */
+export type Resolution = { keep: Side } | { markdown: string };
+export type Side = 'ours' | 'theirs';
+
+/** Resolutions by page id and by file id. */
+export interface Resolutions {
+  pages: ReadonlyMap<string, Resolution>;
+  files: ReadonlyMap<string, Resolution>;
+}
+
 export interface MergeInput {
   base: RevisionTree;
   ours: RevisionTree;
   theirs: RevisionTree;
   /** The markdown of every body hash found in the three trees where the sides differ. */
   bodies: ReadonlyMap<Hash, string>;
+  /** Conflicts settled beforehand: they are not conflicts any more. */
+  resolutions?: Resolutions;
 }
 
 export type MergeOutcome = { ok: true; pages: TreePage[]; files: TreeFile[] } | { ok: false; conflicts: MergeConflict[] };
@@ -105,15 +120,21 @@ export function mergeTrees(input: MergeInput, putBody: (markdown: string) => Has
   const conflicts: MergeConflict[] = [];
   const text = (hash: Hash | undefined) => (hash ? (input.bodies.get(hash) ?? '') : '');
   const titleOf = (id: string) => (ours.get(id) ?? theirs.get(id) ?? base.get(id))!.page.data.title;
+  const resolution = (id: string) => input.resolutions?.pages.get(id);
+  const kept = (id: string): Side | undefined => {
+    const r = resolution(id);
+    return r && 'keep' in r ? r.keep : undefined;
+  };
 
   /** Merged data and parent of every page that survives, keyed by id. */
-  const merged = new Map<string, { data: PageData; parentId: string | null; fromTheirs: boolean }>();
+  const merged: Merged = new Map();
   const ids = new Set([...ours.keys(), ...theirs.keys()]);
 
   for (const id of ids) {
     const b = base.get(id);
     const o = ours.get(id);
     const t = theirs.get(id);
+    const side = kept(id);
     if (!b) {
       // Added on one side (ids are unique, so never on both).
       const added = (o ?? t)!;
@@ -122,9 +143,12 @@ export function mergeTrees(input: MergeInput, putBody: (markdown: string) => Has
     }
     if (!o || !t) {
       // Deleted on one side: fine if the other left the page as it was, where it was.
-      const kept = (o ?? t)!;
-      const touched = dataChanged(b.page.data, kept.page.data) || kept.parentId !== b.parentId;
-      if (touched) {
+      const left = (o ?? t)!;
+      const touched = dataChanged(b.page.data, left.page.data) || left.parentId !== b.parentId;
+      if (touched && side) {
+        const chosen = side === 'ours' ? o : t;
+        if (chosen) merged.set(id, { data: chosen.page.data, parentId: chosen.parentId, fromTheirs: side === 'theirs' });
+      } else if (touched) {
         conflicts.push({
           kind: 'deleted-modified',
           pageId: id,
@@ -140,7 +164,8 @@ export function mergeTrees(input: MergeInput, putBody: (markdown: string) => Has
     const data: PageData = { ...o.page.data };
     for (const field of FIELDS) {
       const choice = pick(b.page.data[field], o.page.data[field], t.page.data[field]);
-      if ('conflict' in choice) {
+      if ('conflict' in choice && side) setField(data, field, (side === 'ours' ? o : t).page.data[field]);
+      else if ('conflict' in choice) {
         if (field === 'slug') continue; // follows the title, whose conflict is reported
         conflicts.push({
           kind: 'attribute',
@@ -151,13 +176,15 @@ export function mergeTrees(input: MergeInput, putBody: (markdown: string) => Has
           ours: JSON.stringify(o.page.data[field] ?? null),
           theirs: JSON.stringify(t.page.data[field] ?? null),
         });
-      } else if (choice.value === undefined) delete data[field];
-      else (data as unknown as Record<string, unknown>)[field] = choice.value;
+      } else setField(data, field, choice.value);
     }
     const body = pick(b.page.data.body, o.page.data.body, t.page.data.body);
     if ('conflict' in body) {
       const textMerged = mergeText(text(b.page.data.body), text(o.page.data.body), text(t.page.data.body));
-      if (textMerged === null) {
+      const settled = resolution(id);
+      if (textMerged === null && settled) {
+        setField(data, 'body', 'markdown' in settled ? (settled.markdown ? putBody(settled.markdown) : undefined) : (settled.keep === 'ours' ? o : t).page.data.body);
+      } else if (textMerged === null) {
         conflicts.push({ kind: 'content', pageId: id, title: titleOf(id), base: text(b.page.data.body), ours: text(o.page.data.body), theirs: text(t.page.data.body) });
       } else if (textMerged) data.body = putBody(textMerged);
       else delete data.body;
@@ -166,6 +193,10 @@ export function mergeTrees(input: MergeInput, putBody: (markdown: string) => Has
     data.updatedAt = o.page.data.updatedAt > t.page.data.updatedAt ? o.page.data.updatedAt : t.page.data.updatedAt;
 
     const parent = pick(b.parentId, o.parentId, t.parentId);
+    if ('conflict' in parent && side) {
+      merged.set(id, { data, parentId: (side === 'ours' ? o : t).parentId, fromTheirs: side === 'theirs' });
+      continue;
+    }
     if ('conflict' in parent) {
       conflicts.push({ kind: 'moved', pageId: id, title: titleOf(id), base: b.parentId, ours: o.parentId, theirs: t.parentId });
       continue;
@@ -175,15 +206,55 @@ export function mergeTrees(input: MergeInput, putBody: (markdown: string) => Has
     merged.set(id, { data, parentId: parent.value, fromTheirs: theirsMoved && !oursMoved });
   }
 
+  if (input.resolutions) placeOrphans(merged, ours, theirs, input.resolutions);
   for (const [id, entry] of merged) {
     if (entry.parentId !== null && !merged.has(entry.parentId)) {
       conflicts.push({ kind: 'parent-deleted', pageId: id, title: entry.data.title, base: base.get(id)?.parentId ?? null, ours: ours.get(id)?.parentId ?? null, theirs: theirs.get(id)?.parentId ?? null });
     }
   }
 
-  const files = mergeFiles(input.base.files, input.ours.files, input.theirs.files, conflicts);
+  const files = mergeFiles(input.base.files, input.ours.files, input.theirs.files, conflicts, input.resolutions?.files);
   if (conflicts.length) return { ok: false, conflicts };
   return { ok: true, pages: buildTree(base, merged, input.ours.pages, input.theirs.pages, ours, theirs), files };
+}
+
+function setField<K extends keyof PageData>(data: PageData, field: K, value: PageData[K] | undefined): void {
+  if (value === undefined) delete data[field];
+  else data[field] = value;
+}
+
+type Merged = Map<string, { data: PageData; parentId: string | null; fromTheirs: boolean }>;
+
+/**
+ * Pages left under a page that is gone, placed the way the side chosen for them has it: where
+ * that side puts them, bringing back the pages above them that side still has, or gone with their
+ * parent when that side has no such page (what was under them then follows the same choice). A
+ * page no choice reaches stays where it is, and is reported as a `parent-deleted` conflict.
+ */
+function placeOrphans(merged: Merged, ours: Map<string, Placed>, theirs: Map<string, Placed>, resolutions: Resolutions): void {
+  const sides = { ours, theirs };
+  const sideOf = new Map<string, Side>();
+  for (const [id, r] of resolutions.pages) if ('keep' in r) sideOf.set(id, r.keep);
+  // Each round moves, brings back or drops at least one page; choices that pull against each other stop here.
+  for (let round = 0, changed = true; changed && round <= 2 * (ours.size + theirs.size); round++) {
+    changed = false;
+    for (const [id, entry] of merged) {
+      const side = sideOf.get(id);
+      if (entry.parentId === null || merged.has(entry.parentId) || !side) continue;
+      changed = true;
+      const there = sides[side].get(id);
+      if (!there) {
+        merged.delete(id);
+        for (const [child, e] of merged) if (e.parentId === id && !sideOf.has(child)) sideOf.set(child, side);
+      } else if (there.parentId !== entry.parentId) {
+        Object.assign(entry, { parentId: there.parentId, fromTheirs: side === 'theirs' });
+      } else {
+        const parent = sides[side].get(entry.parentId)!;
+        merged.set(entry.parentId, { data: parent.page.data, parentId: parent.parentId, fromTheirs: side === 'theirs' });
+        if (!sideOf.has(entry.parentId)) sideOf.set(entry.parentId, side);
+      }
+    }
+  }
 }
 
 /**
@@ -193,15 +264,18 @@ export function mergeTrees(input: MergeInput, putBody: (markdown: string) => Has
 function orderChildren(
   parentId: string | null,
   merged: Map<string, { parentId: string | null; fromTheirs: boolean }>,
+  children: readonly string[],
   oursList: readonly TreePage[],
   theirsList: readonly TreePage[],
   addedByOurs: (id: string) => boolean,
 ): string[] {
   const here = (id: string) => merged.get(id)?.parentId === parentId;
   const order = oursList.map((p) => p.data.id).filter((id) => here(id) && !merged.get(id)!.fromTheirs);
+  // Membership by set: a list of thousands of siblings made this quadratic.
+  const placed = new Set(order);
   const theirsIds = theirsList.map((p) => p.data.id);
   theirsIds.forEach((id, i) => {
-    if (!here(id) || !merged.get(id)!.fromTheirs || order.includes(id)) return;
+    if (!here(id) || !merged.get(id)!.fromTheirs || placed.has(id)) return;
     let at = 0;
     for (let j = i - 1; j >= 0; j--) {
       const k = order.indexOf(theirsIds[j]);
@@ -212,10 +286,11 @@ function orderChildren(
     }
     while (at < order.length && addedByOurs(order[at])) at++;
     order.splice(at, 0, id);
+    placed.add(id);
   });
   // A page placed by theirs under a parent whose children theirs lists elsewhere (moved in from
   // another parent on our side) is kept, last.
-  for (const [id, entry] of merged) if (entry.parentId === parentId && !order.includes(id)) order.push(id);
+  for (const id of children) if (!placed.has(id)) order.push(id);
   return order;
 }
 
@@ -227,11 +302,17 @@ function buildTree(
   ours: Map<string, Placed>,
   theirs: Map<string, Placed>,
 ): TreePage[] {
+  const childrenOf = new Map<string | null, string[]>();
+  for (const [id, entry] of merged) {
+    const list = childrenOf.get(entry.parentId);
+    if (list) list.push(id);
+    else childrenOf.set(entry.parentId, [id]);
+  }
   const build = (parentId: string | null): TreePage[] => {
     const oursList = parentId === null ? oursTop : (ours.get(parentId)?.page.children ?? []);
     const theirsList = parentId === null ? theirsTop : (theirs.get(parentId)?.page.children ?? []);
     const taken = new Set<string>();
-    return orderChildren(parentId, merged, oursList, theirsList, (id) => !base.has(id) && ours.has(id)).map((id) => {
+    return orderChildren(parentId, merged, childrenOf.get(parentId) ?? [], oursList, theirsList, (id) => !base.has(id) && ours.has(id)).map((id) => {
       const entry = merged.get(id)!;
       let data = entry.data;
       if (data.slug !== undefined) {
@@ -253,11 +334,17 @@ function reuse(page: TreePage | undefined, data: PageData, children: TreePage[])
   return page.children.every((c, i) => c === children[i]) ? page : undefined;
 }
 
-function mergeFiles(baseFiles: readonly TreeFile[], oursFiles: readonly TreeFile[], theirsFiles: readonly TreeFile[], conflicts: MergeConflict[]): TreeFile[] {
+function mergeFiles(baseFiles: readonly TreeFile[], oursFiles: readonly TreeFile[], theirsFiles: readonly TreeFile[], conflicts: MergeConflict[], resolutions?: ReadonlyMap<string, Resolution>): TreeFile[] {
   const byId = (files: readonly TreeFile[]) => new Map(files.map((f) => [f.data.id, f]));
   const [base, ours, theirs] = [byId(baseFiles), byId(oursFiles), byId(theirsFiles)];
   const result: TreeFile[] = [];
-  const conflict = (id: string, b?: TreeFile, o?: TreeFile, t?: TreeFile) =>
+  const conflict = (id: string, b?: TreeFile, o?: TreeFile, t?: TreeFile) => {
+    const settled = resolutions?.get(id);
+    if (settled && 'keep' in settled) {
+      const chosen = settled.keep === 'ours' ? o : t;
+      if (chosen) result.push(chosen);
+      return;
+    }
     conflicts.push({
       kind: 'file',
       fileId: id,
@@ -266,6 +353,7 @@ function mergeFiles(baseFiles: readonly TreeFile[], oursFiles: readonly TreeFile
       ours: o ? describe(o.data) : null,
       theirs: t ? describe(t.data) : null,
     });
+  };
   for (const file of oursFiles) {
     const id = file.data.id;
     const [b, t] = [base.get(id), theirs.get(id)];

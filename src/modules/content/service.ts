@@ -3,7 +3,7 @@ export { answerDocument, answerMarkdown, countedDocument, pageBodies, pageDocume
 export type { PageHit, SpaceHit, SectionHit } from './search';
 export type { PageEntry, RevisionTree, TreeFile, TreePage } from './tree';
 export type { RevisionPointer } from './commit';
-export type { MergeConflict, ConflictKind } from './merge';
+export type { MergeConflict, ConflictKind, Resolution, Resolutions } from './merge';
 export type { PageChange, ChangeKind } from './changes';
 export type { LinkUsage, LinkStatus } from './references';
 export type { ContentRef } from './markdown';

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../../db/client';
 import type { SpaceRow } from '../../../db/schema/spaces';
 import { changedBodies, pageChanges, type PageChange } from '../changes';
 import { commitEdit, type CommitOptions, type RevisionPointer } from '../commit';
-import { mergeTrees, type MergeConflict } from '../merge';
+import { mergeTrees, type MergeConflict, type Resolutions } from '../merge';
 import { loadObjects, type Hash } from '../objects';
 import type { RevisionTree } from '../tree';
 import { contentAt, type SpaceContent } from './read';
@@ -30,6 +30,11 @@ export interface MergeRequest {
   type: 'merge' | 'update';
   /** What must change in the same transaction (the change request's status, say). */
   alongside?: CommitOptions['alongside'];
+  /**
+   * How a person settles the conflicts: given those the merge meets (none when it is clean) and
+   * the pointer's revision they were met at, the resolutions to merge with. Throwing writes nothing.
+   */
+  settle?: (conflicts: MergeConflict[], current: string) => Resolutions;
 }
 
 export type MergeResult = { result: 'merged'; content: SpaceContent } | { result: 'conflicts'; conflicts: MergeConflict[] };
@@ -68,7 +73,12 @@ export async function mergeRevisions(ctx: RequestContext, space: SpaceRow, reque
       space,
       async (ours, batch, _now, db) => {
         const bodies = await bodiesOf(db, differingBodies([base, ours, incoming]));
-        const outcome = mergeTrees({ base, ours, theirs: incoming, bodies }, (markdown) => batch.put('body', { markdown }));
+        let resolutions: Resolutions | undefined;
+        if (request.settle) {
+          const met = mergeTrees({ base, ours, theirs: incoming, bodies }, () => '');
+          resolutions = request.settle(met.ok ? [] : met.conflicts, ours.revision.id);
+        }
+        const outcome = mergeTrees({ base, ours, theirs: incoming, bodies, resolutions }, (markdown) => batch.put('body', { markdown }));
         if (!outcome.ok) throw new MergeConflicts(outcome.conflicts);
         return { pages: outcome.pages, files: outcome.files, parents: [incoming.revision.id], result: undefined };
       },
