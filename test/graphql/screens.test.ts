@@ -125,6 +125,8 @@ const TREE = `query ($id: ID!) { node(id: $id) { ... on Space { title content { 
 describe('ordinary screens pass', () => {
   it("a space's whole page tree, four levels deep", async () => {
     const data = accepted(await screen('page tree (4 levels)', TREE, { id: gid('Space', ids.treeSpace) }));
+    // The whole tree is one statement away, whatever its size.
+    expect(t.database.counter.count).toBeLessThanOrEqual(1);
     const count = (pages: any[]): number => pages.reduce((n, p) => n + 1 + count(p.pages ?? []), 0);
     expect(count(data.node.content.pages)).toBe(treePages);
     expect(data.node.content.pageCount).toBe(treePages);
@@ -135,6 +137,8 @@ describe('ordinary screens pass', () => {
     const section = `id title path siteSpaces { ${siteSpace} }`;
     const query = `query ($id: ID!) { node(id: $id) { ... on Site { title structure { __typename ... on SiteSectionGroup { id title sections { ${section} } } ... on SiteSection { ${section} } ... on SiteSpace { ${siteSpace} } } } } }`;
     const data = accepted(await screen('site structure', query, { id: gid('Site', ids.site) }));
+    // The site, its structure and the spaces it publishes, batched: not a statement per section.
+    expect(t.database.counter.count).toBeLessThanOrEqual(6);
     const groups = data.node.structure.filter((i: any) => i.__typename === 'SiteSectionGroup');
     expect(groups.map((g: any) => [g.title, g.sections.length, g.sections[0].siteSpaces.length])).toEqual([
       ['Guides', 3, 2],
@@ -145,6 +149,8 @@ describe('ordinary screens pass', () => {
   it('a dashboard of 20 spaces with 5 open change requests each and their comment counts', async () => {
     const query = `query ($id: ID!) { organization(id: $id) { spaces(first: 20) { edges { node { id title viewerCanEdit changeRequests(first: 5, status: OPEN) { totalCount edges { node { id number subject status updatedAt createdBy { displayName } comments { totalCount } } } } } } } } }`;
     const data = accepted(await screen('dashboard (20 spaces x 5 CRs)', query, { id: acme.organizationId }));
+    // Spaces, then every space's change requests in one statement, their authors batched.
+    expect(t.database.counter.count).toBeLessThanOrEqual(3);
     const spaces = data.organization.spaces.edges.map((e: any) => e.node);
     expect(spaces).toHaveLength(20);
     const crs = spaces.flatMap((s: any) => s.changeRequests.edges.map((e: any) => e.node));
@@ -156,6 +162,8 @@ describe('ordinary screens pass', () => {
     const reactions = 'reactions { emoji count users { user { displayName } } }';
     const query = `query ($id: ID!) { node(id: $id) { ... on ChangeRequest { subject status changes { pageId title path kinds diff } comments(first: 20) { totalCount edges { node { id markdown postedAt postedBy { displayName } ${reactions} replies(first: 5) { totalCount edges { node { id markdown postedBy { displayName } ${reactions} } } } } } } } } }`;
     const data = accepted(await screen('change-request review', query, { id: gid('ChangeRequest', ids.changeRequest) }));
+    // 20 comments and 100 replies with their reactions and authors: a statement per level, not per item.
+    expect(t.database.counter.count).toBeLessThanOrEqual(7);
     const comments = data.node.comments.edges.map((e: any) => e.node);
     expect(comments).toHaveLength(20);
     expect(data.node.changes).toHaveLength(5);
@@ -167,6 +175,7 @@ describe('ordinary screens pass', () => {
   it('50 members with their roles, users and teams', async () => {
     const query = `query ($id: ID!) { organization(id: $id) { members(first: 50) { totalCount edges { node { id role joinedAt teamCount user { id displayName email } } } } teams(first: 10) { edges { node { id title members(first: 50) { edges { node { role user { id displayName } } } } } } } } }`;
     const data = accepted(await screen('50 members and their teams', query, { id: acme.organizationId }));
+    expect(t.database.counter.count).toBeLessThanOrEqual(6);
     expect(data.organization.members.edges).toHaveLength(50);
     expect(data.organization.teams.edges.map((e: any) => e.node.members.edges.length)).toEqual([10, 10, 10, 10, 9]);
   });
