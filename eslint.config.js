@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'drizzle/', 'test/fixtures/integrations/quire-notes/', 'test/fixtures/relay-app/', 'dist/', '.quire/', '.prof/'] },
+  { ignores: ['node_modules/', 'drizzle/', 'test/fixtures/integrations/quire-notes/', 'test/fixtures/relay-app/', 'test/fixtures/relay-screens/', 'dist/', '.quire/', '.prof/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },

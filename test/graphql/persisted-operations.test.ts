@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +15,7 @@ import {
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/clients';
 import { gid } from '../support/doors';
+import { compileRelayApp, relayArtifact } from '../support/relay';
 
 /**
  * A Relay app's own build: the real relay-compiler compiles the queries of
@@ -25,27 +24,21 @@ import { gid } from '../support/doors';
  * Environment whose network layer sends what Relay's documentation has it send: the id, never the
  * text. Compiled in a temporary folder, so nothing generated lands in the repository.
  */
-const root = join(import.meta.dirname, '../..');
 let relayApp: string;
 let persistedFile: string;
 const artifacts: Record<string, ConcreteRequest> = {};
 let spaceFragment: ReaderFragment;
 
-function compileRelayApp(): void {
-  relayApp = mkdtempSync(join(tmpdir(), 'quire-relay-app-'));
-  cpSync(join(root, 'test/fixtures/relay-app'), relayApp, { recursive: true });
-  cpSync(join(root, 'schema.graphql'), join(relayApp, 'schema.graphql'));
+function compileApp(): void {
+  relayApp = compileRelayApp('relay-app');
   persistedFile = join(relayApp, 'persisted-queries.json');
-  // relay-compiler adds to the file it is given: a first build starts from an empty one.
-  writeFileSync(persistedFile, '{}\n');
-  execFileSync(join(root, 'node_modules/.bin/relay-compiler'), [], { cwd: relayApp, stdio: 'pipe' });
 }
 
 async function loadArtifacts(): Promise<void> {
   for (const name of ['ViewerQuery', 'OrganizationSpacesQuery', 'SpaceCreateMutation', 'EverythingQuery']) {
-    artifacts[name] = ((await import(join(relayApp, `src/__generated__/${name}.graphql.ts`))) as { default: ConcreteRequest }).default;
+    artifacts[name] = await relayArtifact<ConcreteRequest>(relayApp, name);
   }
-  spaceFragment = ((await import(join(relayApp, 'src/__generated__/OrganizationSpaces_space.graphql.ts'))) as { default: ReaderFragment }).default;
+  spaceFragment = await relayArtifact<ReaderFragment>(relayApp, 'OrganizationSpaces_space');
 }
 
 /** What a Relay app builds: an Environment whose fetch posts `{ doc_id, variables }` to /graphql. */
@@ -87,7 +80,7 @@ async function post(url: string, body: unknown, token?: string, contentType = 'a
 const idOf = (name: string) => artifacts[name].params.id as string;
 
 beforeAll(async () => {
-  compileRelayApp();
+  compileApp();
   await loadArtifacts();
 });
 

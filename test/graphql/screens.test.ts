@@ -1,14 +1,20 @@
+import { Environment, fetchQuery, getSelector, Network, RecordSource, Store, type ConcreteRequest, type ReaderFragment } from 'relay-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, warmSession, type TestApp } from '../support/clients';
 import { gid } from '../support/doors';
 import { buildMember, buildOrganization, buildTeam, type OrgFixture } from '../support/factories';
 import { mutations } from '../support/graphql';
 import { fillSpaces, fillTree } from '../support/many-pages';
+import { compileRelayApp, relayArtifact } from '../support/relay';
 
 /**
  * The screens a front-end builds on GraphQL, on realistic data, must pass the cost limit; the
  * hostile queries must not, or must stop early. Each screen reports what the limit estimated
  * before execution, what it counted with the real list sizes, and the fields the answer held.
+ *
+ * The screens are a Relay app's (test/fixtures/relay-screens): the real relay-compiler builds them
+ * against schema.graphql, fragments and all, and a relay-runtime Environment sends them and
+ * normalizes the answers into its store, where the test reads fragments back as `useFragment` does.
  */
 
 let t: TestApp;
@@ -27,7 +33,25 @@ async function call(method: string, path: string, body?: unknown) {
 
 const newSpace = async (title: string) => (await call('POST', `/v1/orgs/${acme.organizationId}/spaces`, { title })).id as string;
 
+/** The last answer the Relay app's network layer received, as sent: status, body. */
+let last: { status: number; body: any };
+let relay: Environment;
+/** What the Relay app's last query gave its component: fragments masked, as refs. */
+let relayData: any;
+let relayApp: string;
+const query = (name: string) => relayArtifact<ConcreteRequest>(relayApp, name);
+
+function relayEnvironment(): Environment {
+  const network = Network.create(async (params, variables) => {
+    const res = await t.graphql(params.text!, variables, acme.admin.token);
+    last = res;
+    return res.body;
+  });
+  return new Environment({ network, store: new Store(new RecordSource()) });
+}
+
 beforeAll(async () => {
+  relayApp = compileRelayApp('relay-screens');
   t = await startTestApp();
   acme = await buildOrganization(t.db, 'Screens');
 
@@ -92,6 +116,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) ids.huge.push(await newSpace(`Huge ${i}`));
   await fillSpaces(t.db, ids.huge, 4_000);
   await warmSession(t, acme.admin.token);
+  relay = relayEnvironment();
 }, 300_000);
 
 afterAll(async () => {
@@ -99,11 +124,28 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Runs a screen; answers the response after recording its costs and statements. */
+/** Runs a query; answers the response after recording its costs and statements. */
 async function screen(name: string, query: string, variables: Record<string, unknown>) {
   t.database.counter.count = 0;
   const started = performance.now();
   const res = await t.graphql(query, variables, acme.admin.token);
+  return recorded(name, res, started);
+}
+
+/** Runs a screen of the Relay app through its Environment; answers what the server sent. */
+async function relayScreen(name: string, operation: string, variables: Record<string, unknown>) {
+  t.database.counter.count = 0;
+  const started = performance.now();
+  relayData = await fetchQuery(relay, await query(operation), variables).toPromise();
+  return recorded(name, last, started);
+}
+
+/** Reads a fragment of the Relay store, as a component's `useFragment` does. */
+async function fragment(name: string, ref: unknown): Promise<any> {
+  return relay.lookup(getSelector(await relayArtifact<ReaderFragment>(relayApp, name), ref) as never).data;
+}
+
+function recorded(name: string, res: { status: number; body: any }, started: number) {
   const ms = Math.round(performance.now() - started);
   const cost = res.body.extensions?.cost ?? {};
   report.push({ screen: name, status: res.status, error: res.body.errors?.[0]?.extensions?.code ?? '', requested: cost.requested, counted: cost.counted, actual: cost.actual, ms, statements: t.database.counter.count, bytes: JSON.stringify(res.body).length });
@@ -120,23 +162,20 @@ function accepted(res: { status: number; body: any }) {
   return res.body.data;
 }
 
-const TREE = `query ($id: ID!) { node(id: $id) { ... on Space { title content { pageCount pages { id title path pages { id title path pages { id title path pages { id title path } } } } } } } }`;
-
 describe('ordinary screens pass', () => {
   it("a space's whole page tree, four levels deep", async () => {
-    const data = accepted(await screen('page tree (4 levels)', TREE, { id: gid('Space', ids.treeSpace) }));
+    const data = accepted(await relayScreen('page tree (4 levels)', 'PageTreeQuery', { id: gid('Space', ids.treeSpace) }));
     // The whole tree is one statement away, whatever its size.
     expect(t.database.counter.count).toBeLessThanOrEqual(1);
     const count = (pages: any[]): number => pages.reduce((n, p) => n + 1 + count(p.pages ?? []), 0);
     expect(count(data.node.content.pages)).toBe(treePages);
+    const deepest = relayData.node.content.pages[7].pages[3].pages[2].pages[2];
+    expect(await fragment('PageTree_page', deepest)).toEqual({ title: 'Page 8-4-3-3', path: 'page-8/page-8-4/page-8-4-3/page-8-4-3-3' });
     expect(data.node.content.pageCount).toBe(treePages);
   });
 
   it("a site's structure: groups, sections, site spaces and their spaces", async () => {
-    const siteSpace = 'id title path space { id title }';
-    const section = `id title path siteSpaces { ${siteSpace} }`;
-    const query = `query ($id: ID!) { node(id: $id) { ... on Site { title structure { __typename ... on SiteSectionGroup { id title sections { ${section} } } ... on SiteSection { ${section} } ... on SiteSpace { ${siteSpace} } } } } }`;
-    const data = accepted(await screen('site structure', query, { id: gid('Site', ids.site) }));
+    const data = accepted(await relayScreen('site structure', 'SiteStructureQuery', { id: gid('Site', ids.site) }));
     // The site, its structure and the spaces it publishes, batched: not a statement per section.
     expect(t.database.counter.count).toBeLessThanOrEqual(6);
     const groups = data.node.structure.filter((i: any) => i.__typename === 'SiteSectionGroup');
@@ -147,8 +186,7 @@ describe('ordinary screens pass', () => {
   });
 
   it('a dashboard of 20 spaces with 5 open change requests each and their comment counts', async () => {
-    const query = `query ($id: ID!) { organization(id: $id) { spaces(first: 20) { edges { node { id title viewerCanEdit changeRequests(first: 5, status: OPEN) { totalCount edges { node { id number subject status updatedAt createdBy { displayName } comments { totalCount } } } } } } } } }`;
-    const data = accepted(await screen('dashboard (20 spaces x 5 CRs)', query, { id: acme.organizationId }));
+    const data = accepted(await relayScreen('dashboard (20 spaces x 5 CRs)', 'DashboardQuery', { id: acme.organizationId }));
     // Spaces, then every space's change requests in one statement, their authors batched.
     expect(t.database.counter.count).toBeLessThanOrEqual(3);
     const spaces = data.organization.spaces.edges.map((e: any) => e.node);
@@ -159,22 +197,23 @@ describe('ordinary screens pass', () => {
   });
 
   it('a change-request review: its changes, 20 comments with 5 replies and reactions', async () => {
-    const reactions = 'reactions { emoji count users { user { displayName } } }';
-    const query = `query ($id: ID!) { node(id: $id) { ... on ChangeRequest { subject status changes { pageId title path kinds diff } comments(first: 20) { totalCount edges { node { id markdown postedAt postedBy { displayName } ${reactions} replies(first: 5) { totalCount edges { node { id markdown postedBy { displayName } ${reactions} } } } } } } } } }`;
-    const data = accepted(await screen('change-request review', query, { id: gid('ChangeRequest', ids.changeRequest) }));
+    const data = accepted(await relayScreen('change-request review', 'ReviewQuery', { id: gid('ChangeRequest', ids.changeRequest) }));
     // 20 comments and 100 replies with their reactions and authors: a statement per level, not per item.
     expect(t.database.counter.count).toBeLessThanOrEqual(7);
     const comments = data.node.comments.edges.map((e: any) => e.node);
     expect(comments).toHaveLength(20);
     expect(data.node.changes).toHaveLength(5);
+    // What the comment component reads from the store: its own fragment, its reactions as refs.
+    const first = await fragment('Review_comment', relayData.node.comments.edges[0].node);
+    expect(first.markdown).toBe(comments[0].markdown);
+    expect((await fragment('Review_reaction', first.reactions[0])).users).toHaveLength(1);
     expect(data.node.changes[0].diff).toContain('+Rewritten.');
     expect(comments[0].reactions.map((r: any) => r.emoji)).toEqual(['👍', '🎉']);
     expect(comments.every((c: any) => c.replies.edges.length === 5 && c.replies.edges[0].node.reactions[0].count === 1)).toBe(true);
   });
 
   it('50 members with their roles, users and teams', async () => {
-    const query = `query ($id: ID!) { organization(id: $id) { members(first: 50) { totalCount edges { node { id role joinedAt teamCount user { id displayName email } } } } teams(first: 10) { edges { node { id title members(first: 50) { edges { node { role user { id displayName } } } } } } } } }`;
-    const data = accepted(await screen('50 members and their teams', query, { id: acme.organizationId }));
+    const data = accepted(await relayScreen('50 members and their teams', 'MembersQuery', { id: acme.organizationId }));
     expect(t.database.counter.count).toBeLessThanOrEqual(6);
     expect(data.organization.members.edges).toHaveLength(50);
     expect(data.organization.teams.edges.map((e: any) => e.node.members.edges.length)).toEqual([10, 10, 10, 10, 9]);
