@@ -14,3 +14,5 @@ export { createPage, updatePage, movePage, deletePage, uploadFile, renameFile, d
 export { mergeRevisions, mergeConflicts, changesBetween, type MergeRequest, type MergeResult } from './service/merge';
 export { searchSpace, searchPublishedSpace, searchOrganizationContent } from './service/search';
 export { importContent, applyTemplate } from './service/import';
+export { IMPORT_SOURCES } from './import';
+export { TEMPLATES } from './templates';

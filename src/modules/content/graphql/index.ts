@@ -1,3 +1,5 @@
 import './types';
 import './mutations';
 import './search';
+import './links';
+import './import';
