@@ -39,9 +39,9 @@ export const TWINS: Table = {
   'DELETE /v1/orgs/:organizationId/teams/:teamId/members/:userId': 'Mutation.teamMemberRemove',
 
   // invite links
-  'GET /v1/orgs/:organizationId/link-invites': 'Organization.inviteLinks',
+  'GET /v1/orgs/:organizationId/link-invites': 'Organization.linkInvites',
   'POST /v1/orgs/:organizationId/link-invites': 'Mutation.organizationLinkInviteCreate',
-  'GET /v1/orgs/:organizationId/link-invites/:inviteId': 'Organization.inviteLink',
+  'GET /v1/orgs/:organizationId/link-invites/:inviteId': 'Organization.linkInvite',
   'PATCH /v1/orgs/:organizationId/link-invites/:inviteId': 'Mutation.organizationLinkInviteUpdate',
   'DELETE /v1/orgs/:organizationId/link-invites/:inviteId': 'Mutation.organizationLinkInviteDelete',
   'POST /v1/orgs/:organizationId/invites/:inviteId': 'Mutation.organizationJoin',
