@@ -1,13 +1,14 @@
 /**
  * The member and invite twins through GraphQL over HTTP, each checked against its REST twin on
  * the same data: a member's teams and spaces, invite links (list, one, update) and joining
- * through a link. Another organization's objects answer as missing ones do.
+ * through a link, single sign-on choices. Another organization's objects answer as missing ones do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/clients';
 import { gid, memberGid, MISSING } from '../support/doors';
 import { buildUser, type Actor, type OrgFixture } from '../support/factories';
 import { mutations } from '../support/graphql';
+import { makeIdp } from '../support/saml-idp';
 import { scenario } from '../support/scenario';
 
 let t: TestApp;
@@ -111,5 +112,20 @@ describe('invite links', () => {
     const otherOrg = await mutate('organizationJoin', { organizationId: gid('Organization', other.organizationId), inviteId: invite.body.id }, stranger.token);
     expect(otherOrg.errors[0].extensions.code).toBe('NOT_FOUND');
     expect((await t.rest('GET', `${org()}/members/${stranger.userId}`, { token: acme.admin.token })).status).toBe(404);
+  });
+});
+
+describe('single sign-on choices', () => {
+  it("Organization.ssoLogins lists what REST's /sso lists, to any member; another organization answers as missing", async () => {
+    const idp = await makeIdp();
+    const body = { label: 'Okta', entityID: idp.entityId, ssoURL: idp.ssoUrl, certificate: idp.certificate };
+    expect((await t.rest('POST', `${org()}/saml`, { token: acme.admin.token, body })).status).toBe(201);
+    const query = 'query ($id: ID!) { organization(id: $id) { ssoLogins { restId label startUrl } } }';
+    const data = await gql(query, { id: gid('Organization', acme.organizationId) }, people.reader.token);
+    const rest = await t.rest('GET', `${org()}/sso`, { token: people.reader.token });
+    expect(data.organization.ssoLogins).toEqual(rest.body.items.map((i: any) => ({ restId: i.id, label: i.label, startUrl: i.startURL })));
+    expect(data.organization.ssoLogins.map((l: any) => l.label)).toEqual(['Okta']);
+    expect((await t.rest('GET', `${org()}/sso`, { token: other.admin.token })).status).toBe(404);
+    expect((await gql(query, { id: gid('Organization', acme.organizationId) }, other.admin.token)).organization).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
  * Everything REST does, GraphQL does too: every route the router serves has a GraphQL twin in
  * ./rest-twins.ts that exists in the schema, or sits in an explicit list with its reason.
  */
-import { isObjectType } from 'graphql';
+import { getNullableType, isListType, isObjectType, isScalarType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/app/schema';
 import { restOperations } from '../support/surface';
@@ -24,6 +24,27 @@ function twinProblem(twin: string): string | null {
   return type.getFields()[field] ? null : `${twin}: no such field`;
 }
 
+/** GET routes ending in a literal segment that answer one object, not a list. */
+const ONE_OBJECT = /\/(user|content|pdf|adaptive-schema|published)$/;
+/** Twins that answer with a scalar where REST answers an object holding it. */
+const SCALAR_TWINS = new Set(['ChangeRequest.pdfUrl', 'Site.adaptiveSchema']);
+
+/** Why the kind of a GET route's twin does not match what the route answers (a list or one object), or null. */
+function kindProblem(route: string, twin: string): string | null {
+  const [method, path] = route.split(' ');
+  if (method !== 'GET' || twin.startsWith('node:')) return null;
+  const [typeName, field] = twin.split('.');
+  const type = schema.getType(typeName);
+  const fieldType = isObjectType(type) ? type.getFields()[field]?.type : undefined;
+  if (!fieldType) return null;
+  const answer = getNullableType(fieldType);
+  const isList = isListType(answer) || (isObjectType(answer) && answer.name.endsWith('Connection'));
+  if (isScalarType(answer) && !SCALAR_TWINS.has(twin)) return `${route} -> ${twin}: a ${answer.name}, not what the route answers`;
+  const listRoute = !/^[:*]/.test(path.split('/').at(-1)!) && !ONE_OBJECT.test(path);
+  if (listRoute && !isList) return `${route} -> ${twin}: the route answers a list, the field does not`;
+  return null;
+}
+
 describe('REST routes and their GraphQL twins', () => {
   it('the router serves routes (the list is read from it)', () => {
     expect(served.length).toBeGreaterThan(100);
@@ -43,6 +64,10 @@ describe('REST routes and their GraphQL twins', () => {
 
   it('every twin names a field or a node type of the schema', () => {
     expect(Object.values(TWINS).map(twinProblem).filter(Boolean)).toEqual([]);
+  });
+
+  it('the twin of a GET route answers the same kind of thing: a list for a list, an object for an object', () => {
+    expect(Object.entries(TWINS).map(([route, twin]) => kindProblem(route, twin)).filter(Boolean)).toEqual([]);
   });
 
   it('every exception and open gap says why', () => {

@@ -201,7 +201,7 @@ export const TWINS: Table = {
   'GET /v1/orgs/:organizationId/saml/:samlProviderId': 'node:SamlProvider',
   'PATCH /v1/orgs/:organizationId/saml/:samlProviderId': 'Mutation.samlProviderUpdate',
   'DELETE /v1/orgs/:organizationId/saml/:samlProviderId': 'Mutation.samlProviderDelete',
-  'GET /v1/orgs/:organizationId/sso': 'Organization.sso',
+  'GET /v1/orgs/:organizationId/sso': 'Organization.ssoLogins',
 
   // translations
   'GET /v1/orgs/:organizationId/translations': 'Organization.translations',
