@@ -1,5 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
+import RestIdsPlugin from './rest-ids';
 import type { RequestContext } from '../context/request-context';
 
 export const builder = new SchemaBuilder<{
@@ -12,7 +13,7 @@ export const builder = new SchemaBuilder<{
     Upload: { Input: File; Output: never };
   };
 }>({
-  plugins: [RelayPlugin],
+  plugins: [RestIdsPlugin, RelayPlugin],
   defaultFieldNullability: false,
   relay: {
     clientMutationId: 'optional',

@@ -1,4 +1,3 @@
-import { encodeGlobalID } from '@pothos/plugin-relay';
 import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { DataLoader } from '../lib/loaders';
 import type { RequestContext } from '../context/request-context';
@@ -51,19 +50,6 @@ export function pageToConnection<T>(page: Page<T>): ConnectionWithCount<T> {
 
 export function connectionArgs(args: PageArgs): PageArgs {
   return { first: args.first, after: args.after, last: args.last, before: args.before };
-}
-
-/**
- * A REST id from either a REST id or a global ID of the given type. Global IDs are base64 of
- * `Type:id`; anything that does not decode to exactly that is taken as a REST id.
- */
-export function restIdFrom(id: string, typename: string): string {
-  const decoded = Buffer.from(id, 'base64').toString('utf8');
-  const prefix = `${typename}:`;
-  if (decoded.length > prefix.length && decoded.startsWith(prefix) && encodeGlobalID(typename, decoded.slice(prefix.length)) === id) {
-    return decoded.slice(prefix.length);
-  }
-  return id;
 }
 
 /** The `totalCount` field of every connection; counted only when asked for. */

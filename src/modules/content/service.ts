@@ -15,3 +15,5 @@ export { mergeRevisions, mergeConflicts, changesBetween, type MergeRequest, type
 export { searchSpace, searchPublishedSpace, searchOrganizationContent } from './service/search';
 export { importContent, applyTemplate } from './service/import';
 export { watchSpaceContent, spaceContentEventRevision, type SpaceContentLiveEvent } from './service/live';
+export { IMPORT_SOURCES } from './import';
+export { TEMPLATES } from './templates';

@@ -2,3 +2,5 @@ import './types';
 import './mutations';
 import './search';
 import './subscriptions';
+import './links';
+import './import';

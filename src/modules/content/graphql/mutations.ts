@@ -16,7 +16,7 @@ type DecodedID = { typename: string; id: string };
  * Where an edit lands: the space's current content, or the change request's when one is named.
  * A change request of another space is refused.
  */
-async function editTarget(ctx: RequestContext, spaceId: string, changeRequestId: DecodedID | null | undefined): Promise<RevisionPointer | undefined> {
+export async function editTarget(ctx: RequestContext, spaceId: string, changeRequestId: DecodedID | null | undefined): Promise<RevisionPointer | undefined> {
   if (!changeRequestId) return undefined;
   const changeRequest = await getChangeRequestById(ctx, changeRequestId.id);
   const pointer = changeRequestEditTarget(ctx, changeRequest);
@@ -31,7 +31,7 @@ async function spaceAndPage(ctx: RequestContext, pageId: DecodedID, changeReques
   return { spaceId, pageId: id, pointer: await editTarget(ctx, spaceId, changeRequestId) };
 }
 
-const changeRequestArg = (t: PothosSchemaTypes.InputFieldBuilder<BuilderTypes, 'InputObject'>) =>
+export const changeRequestArg = (t: PothosSchemaTypes.InputFieldBuilder<BuilderTypes, 'InputObject'>) =>
   t.globalID({ for: ChangeRequestRef, description: "Edit this change request's content instead of the space's; it must be a draft or open change request of the space." });
 
 const pageIdOf = (id: DecodedID | null | undefined) => (id ? splitContentNodeId(id.id).id : id);
@@ -55,7 +55,7 @@ const pagePayload = (description: string) => ({
   revision: { type: RevisionRef, description: 'The revision the edit wrote, now the current one.' },
 });
 
-const EDIT_RULES =
+export const EDIT_RULES =
   "Needs the edit role on the space, which must not be locked. Writes a new revision and makes it the space's current one (or the change request's, when one is named); concurrent edits are all kept.";
 
 const PageComputedSourceInput = builder.inputType('PageComputedSourceInput', {

@@ -36,9 +36,10 @@ export async function importContent(ctx: RequestContext, spaceId: string, input:
 }
 
 /** Adds the pages of a built-in template to a space. */
-export async function applyTemplate(ctx: RequestContext, spaceId: string, input: unknown): Promise<void> {
+export async function applyTemplate(ctx: RequestContext, spaceId: string, input: unknown): Promise<{ revision: string }> {
   const id = (input as { id?: unknown } | null)?.id;
   const template = typeof id === 'string' && Object.hasOwn(TEMPLATES, id) ? TEMPLATES[id] : undefined;
   if (!template) throw new ValidationError(`id: unknown template; the templates are ${Object.keys(TEMPLATES).join(', ')}`, ['id']);
-  await addContent(ctx, spaceId, { pages: template.pages }, 'append');
+  const written = await addContent(ctx, spaceId, { pages: template.pages }, 'append');
+  return { revision: written.tree.revision.id };
 }

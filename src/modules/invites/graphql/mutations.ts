@@ -1,18 +1,9 @@
-import { builder } from '../../../graphql/builder';
 import { RoleEnum } from '../../../graphql/enums';
 import { defineMutation } from '../../../graphql/mutation';
 import { OrganizationRef } from '../../organizations/graphql/refs';
-import { createLinkInvite, deleteLinkInvite } from '../service';
-import type { LinkInviteRow } from '../../../db/schema/invites';
-
-const LinkInvite = builder.objectRef<LinkInviteRow>('OrganizationLinkInvite').implement({
-  description: 'An invite link: whoever holds it may join the organization with its role.',
-  fields: (t) => ({
-    restId: t.exposeString('id', { description: 'The id of the invite in the REST API; also the secret part of the link.' }),
-    role: t.field({ type: RoleEnum, nullable: true, description: 'Role given to people who join; null makes them guests.', resolve: (i) => i.role }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the link was created.' }),
-  }),
-});
+import { getOrganization } from '../../organizations/service';
+import { createLinkInvite, deleteLinkInvite, joinWithLinkInvite, updateLinkInvite } from '../service';
+import { LinkInvite } from './refs';
 
 defineMutation('organizationLinkInviteCreate', {
   description: 'Creates an invite link. Organization admins only.',
@@ -34,5 +25,30 @@ defineMutation('organizationLinkInviteDelete', {
   resolve: async ({ organizationId, inviteId }, ctx) => {
     await deleteLinkInvite(ctx, organizationId.id, inviteId);
     return { deletedInviteId: inviteId };
+  },
+});
+
+defineMutation('organizationLinkInviteUpdate', {
+  description: 'Changes the role an invite link gives. Organization admins only.',
+  input: (t) => ({
+    organizationId: t.globalID({ for: OrganizationRef, required: true, description: 'The organization.' }),
+    inviteId: t.string({ required: true, description: 'REST id of the invite link.' }),
+    role: t.field({ type: RoleEnum, description: 'Role for people who join through it from now on; null (or absent) for guests.' }),
+  }),
+  payload: { invite: { type: LinkInvite, description: 'The invite link after the change.' } },
+  resolve: async ({ organizationId, inviteId, role }, ctx) => ({ invite: await updateLinkInvite(ctx, organizationId.id, inviteId, { role: role ?? null }) }),
+});
+
+defineMutation('organizationJoin', {
+  description:
+    "Joins an organization through one of its invite links, with the link's role; joining one you already belong to changes nothing. Refused when the organization turned invite links off, for an integration's token, and for a single sign-on token of another organization.",
+  input: (t) => ({
+    organizationId: t.globalID({ for: OrganizationRef, required: true, description: 'The organization to join.' }),
+    inviteId: t.string({ required: true, description: 'REST id of the invite link: the secret part of the link.' }),
+  }),
+  payload: { organization: { type: OrganizationRef, description: 'The organization joined.' } },
+  resolve: async ({ organizationId, inviteId }, ctx) => {
+    await joinWithLinkInvite(ctx, organizationId.id, inviteId);
+    return { organization: await getOrganization(ctx, organizationId.id) };
   },
 });

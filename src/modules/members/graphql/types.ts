@@ -1,13 +1,13 @@
 import { builder } from '../../../graphql/builder';
 import { MemberRoleFilter, RoleEnum, SortOrder } from '../../../graphql/enums';
 import { orNull } from '../../../graphql/errors';
-import { batchedConnection, GRAPHQL_MAX, totalCountField } from '../../../graphql/relay';
+import { batchedConnection, GRAPHQL_MAX } from '../../../graphql/relay';
 import { OrganizationRef } from '../../organizations/graphql/refs';
 import { getOrganization } from '../../organizations/service';
 import { UserRef } from '../../users/graphql/refs';
 import { getUser } from '../../users/service';
 import { getMember, listMembersOfOrganizations, memberTeamCount } from '../service';
-import { memberNodeId, OrganizationMemberRef, splitMemberNodeId } from './refs';
+import { memberNodeId, OrganizationMemberConnection, OrganizationMemberRef, splitMemberNodeId } from './refs';
 
 builder.node(OrganizationMemberRef, {
   description: "A user's membership of an organization, with their role there.",
@@ -52,7 +52,6 @@ builder.objectFields(OrganizationRef, (t) => ({
         listMembersOfOrganizations(ctx, orgs, { role: role ?? undefined, search: search ?? undefined, sort: sort ?? undefined, order: order ?? undefined }, window, GRAPHQL_MAX),
       ),
     },
-    { name: 'OrganizationMemberConnection', description: 'A page of organization members.', fields: totalCountField },
-    { name: 'OrganizationMemberEdge', description: 'A member in a page, with its cursor.' },
+    OrganizationMemberConnection,
   ),
 }));

@@ -1,7 +1,7 @@
 import { requireViewer } from '../../../context/request-context';
 import { builder } from '../../../graphql/builder';
 import { orNull } from '../../../graphql/errors';
-import { connectionArgs, GRAPHQL_MAX, pageToConnection, restIdFrom, totalCountField } from '../../../graphql/relay';
+import { connectionArgs, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
 import { UserRef } from '../../users/graphql/refs';
 import { getOrganization, listViewerOrganizations } from '../service';
 import { OrganizationRef } from './refs';
@@ -33,7 +33,7 @@ builder.queryFields((t) => ({
     type: OrganizationRef,
     nullable: true,
     description: 'An organization by its REST id or its global ID; null when missing or not visible.',
-    args: { id: t.arg.id({ required: true, description: 'REST id or global ID of the organization.' }) },
-    resolve: (_, { id }, ctx) => orNull(getOrganization(ctx, restIdFrom(String(id), 'Organization'))),
+    args: { id: t.arg.globalID({ for: OrganizationRef, required: true, description: 'The organization.' }) },
+    resolve: (_, { id }, ctx) => orNull(getOrganization(ctx, id.id)),
   }),
 }));
