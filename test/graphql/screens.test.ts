@@ -212,10 +212,15 @@ describe('ordinary screens pass', () => {
     expect(comments.every((c: any) => c.replies.edges.length === 5 && c.replies.edges[0].node.reactions[0].count === 1)).toBe(true);
   });
 
-  it('50 members with their roles, users and teams', async () => {
+  it('50 members with their roles, users and teams, and 5 teams with their members', async () => {
     const data = accepted(await relayScreen('50 members and their teams', 'MembersQuery', { id: acme.organizationId }));
-    expect(t.database.counter.count).toBeLessThanOrEqual(6);
+    // The teams of all 50 members come in one statement, not one per member.
+    expect(t.database.counter.count).toBeLessThanOrEqual(7);
     expect(data.organization.members.edges).toHaveLength(50);
+    // Each member's teams: the 49 read members are in one team each, the admin in none.
+    const teams = data.organization.members.edges.map((e: any) => e.node.teams.edges.map((t: any) => t.node.team.title));
+    expect(teams.filter((t: string[]) => t.length === 1)).toHaveLength(49);
+    expect(teams.flat().filter((t: string) => t === 'Team 4')).toHaveLength(9);
     expect(data.organization.teams.edges.map((e: any) => e.node.members.edges.length)).toEqual([10, 10, 10, 10, 9]);
   });
 });

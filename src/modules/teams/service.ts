@@ -45,6 +45,12 @@ export async function countTeamMembers(ctx: RequestContext, teamId: string): Pro
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const teamOrder = byTimeThenId<TeamRow>(teams.createdAt, (t) => t.createdAt, teams.id);
+/** A member's teams, in the order they joined them. */
+const memberTeamOrder: KeysetKey<TeamMemberRow>[] = [
+  { column: teamMembers.addedAt, value: (m) => m.addedAt },
+  { column: teamMembers.teamId, value: (m) => m.teamId },
+];
+
 const teamMemberOrder: KeysetKey<TeamMemberRow>[] = [
   { column: teamMembers.addedAt, value: (m) => m.addedAt },
   { column: teamMembers.userId, value: (m) => m.userId },
@@ -255,6 +261,55 @@ export async function removeTeamMember(ctx: RequestContext, team: TeamRow, userI
 }
 
 /** The teams a member belongs to, with their role in each. */
+/** The key of a member in listTeamsOfMembers' answer. */
+export const memberKey = (m: { organizationId: string; userId: string }) => `${m.organizationId}:${m.userId}`;
+
+/**
+ * The teams of several members, a page each, as listMemberTeams answers for one: one statement per
+ * organization among them, so that a page of members with their teams costs a statement, not one
+ * per member. Keyed by memberKey; a member the caller may not see answers like a missing one.
+ */
+export async function listTeamsOfMembers(
+  ctx: RequestContext,
+  members: readonly MemberRow[],
+  filterInput: TeamListFilter,
+  args: PageArgs,
+  max: number,
+): Promise<Map<string, Page<{ role: TeamRole; team: TeamRow }> | Error>> {
+  const filter = parseInput(teamListFilterSchema, filterInput);
+  const answers = new Map<string, Page<{ role: TeamRole; team: TeamRow }> | Error>();
+  const byOrganization = new Map<string, MemberRow[]>();
+  for (const member of members) {
+    const visible = await ctx.authz
+      .assertVisible('member:view', { organization: await getOrganization(ctx, member.organizationId), member }, 'Member')
+      .then(() => true, (error: unknown) => (answers.set(memberKey(member), error as Error), false));
+    if (visible) byOrganization.set(member.organizationId, [...(byOrganization.get(member.organizationId) ?? []), member]);
+  }
+  for (const [organizationId, inOrganization] of byOrganization) {
+    const pages = await keysetPages<TeamMemberRow>(
+      ctx.db,
+      {
+        table: teamMembers,
+        partition: teamMembers.userId,
+        parentIds: inOrganization.map((m) => m.userId),
+        parentOf: (m) => m.userId,
+        where: and(
+          eq(teamMembers.organizationId, organizationId),
+          filter.title ? inArray(teamMembers.teamId, ctx.db.select({ id: teams.id }).from(teams).where(ilike(teams.title, likePattern(filter.title)))) : undefined,
+        ),
+        keys: memberTeamOrder,
+        direction: 'asc',
+      },
+      args,
+      max,
+    );
+    const rows = await teamById(ctx).loadMany([...pages.values()].flatMap((page) => page.items.map((m) => m.teamId)));
+    const byId = new Map(rows.filter((r): r is TeamRow => !(r instanceof Error)).map((r) => [r.id, r]));
+    for (const [userId, page] of pages) answers.set(`${organizationId}:${userId}`, mapPage(page, (m) => ({ role: m.role, team: byId.get(m.teamId)! })));
+  }
+  return answers;
+}
+
 export async function listMemberTeams(
   ctx: RequestContext,
   organizationId: string,
@@ -274,10 +329,7 @@ export async function listMemberTeams(
         eq(teamMembers.userId, userId),
         filter.title ? inArray(teamMembers.teamId, ctx.db.select({ id: teams.id }).from(teams).where(ilike(teams.title, likePattern(filter.title)))) : undefined,
       ),
-      keys: [
-        { column: teamMembers.addedAt, value: (m) => m.addedAt },
-        { column: teamMembers.teamId, value: (m) => m.teamId },
-      ],
+      keys: memberTeamOrder,
       direction: 'asc',
     },
     args,
