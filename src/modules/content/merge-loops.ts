@@ -32,22 +32,28 @@ export function loopedPages(merged: Map<string, MergedPlace>, parents: { base: P
 
 /**
  * Every page on a loop of parent links, in time linear in the number of pages: each page's parents
- * are followed once. A walk that comes back to a page of its own path has gone round a loop; one
- * that reaches the top, a missing parent or a page an earlier walk went through stops there.
+ * are followed once, every walk marking the pages it goes through. A walk that comes back to a
+ * page it marked has gone round a loop; one that reaches the top, a missing parent or a page an
+ * earlier walk marked stops there.
  */
 function loops(merged: ReadonlyMap<string, MergedPlace>): string[] {
-  const walked = new Map<string, 'walking' | 'done'>();
+  const walkOf = new Map<string, number>();
   const found: string[] = [];
+  let walk = 0;
   for (const start of merged.keys()) {
-    const path: string[] = [];
+    walk++;
     let id: string | null = start;
-    while (id !== null && merged.has(id) && !walked.has(id)) {
-      walked.set(id, 'walking');
-      path.push(id);
-      id = merged.get(id)!.parentId;
+    let place: MergedPlace | undefined;
+    while (id !== null && !walkOf.has(id) && (place = merged.get(id))) {
+      walkOf.set(id, walk);
+      id = place.parentId;
     }
-    if (id !== null && walked.get(id) === 'walking') found.push(...path.slice(path.indexOf(id)));
-    for (const p of path) walked.set(p, 'done');
+    if (id === null || walkOf.get(id) !== walk) continue;
+    let at = id;
+    do {
+      found.push(at);
+      at = merged.get(at)!.parentId!;
+    } while (at !== id);
   }
   return found;
 }
