@@ -1,6 +1,7 @@
 import { diff3Merge } from 'node-diff3';
 import type { Hash } from './objects';
 import type { FileData, PageData, RevisionTree, TreeFile, TreePage } from './tree';
+import { loopedPages } from './merge-loops';
 import { uniqueSlug } from './slugs';
 
 /**
@@ -18,7 +19,11 @@ export type ConflictKind =
   | 'attribute'
   /** One side deleted a page the other changed or moved. */
   | 'deleted-modified'
-  /** Both moved a page, under different parents. */
+  /**
+   * Both moved a page, under different parents; or each side's moves, clean on their own, put
+   * pages under one another in a loop that no top-level page reaches (every page of the loop that
+   * a side moved is reported).
+   */
   | 'moved'
   /** A page ends up under a page the other side deleted. */
   | 'parent-deleted'
@@ -211,6 +216,11 @@ export function mergeTrees(input: MergeInput, putBody: (markdown: string) => Has
     if (entry.parentId !== null && !merged.has(entry.parentId)) {
       conflicts.push({ kind: 'parent-deleted', pageId: id, title: entry.data.title, base: base.get(id)?.parentId ?? null, ours: ours.get(id)?.parentId ?? null, theirs: theirs.get(id)?.parentId ?? null });
     }
+  }
+
+  const parentIn = (side: Map<string, Placed>) => (id: string) => side.get(id)?.parentId;
+  for (const id of loopedPages(merged, { base: parentIn(base), ours: parentIn(ours), theirs: parentIn(theirs) }, kept)) {
+    conflicts.push({ kind: 'moved', pageId: id, title: merged.get(id)!.data.title, base: base.get(id)!.parentId, ours: ours.get(id)?.parentId ?? null, theirs: theirs.get(id)?.parentId ?? null });
   }
 
   const files = mergeFiles(input.base.files, input.ours.files, input.theirs.files, conflicts, input.resolutions?.files);

@@ -57,7 +57,8 @@ const MergeConflictKindEnum = builder.enumType('MergeConflictKind', {
       content: 'Both sides changed the same lines of the page.',
       attribute: 'Both sides changed the same field of the page (see `field`) differently.',
       'deleted-modified': 'One side deleted the page, the other changed or moved it.',
-      moved: 'Both sides moved the page, under different parents.',
+      moved:
+        "Both sides moved the page, under different parents; or a side moved it into a loop the two sides make together (one moved A under B, the other B under A), which no top-level page would reach. Choosing a side for each page of the loop puts it under that side's parent.",
       'parent-deleted': 'The page would sit under a page the other side deleted.',
       file: 'Both sides changed the file differently, or one deleted it while the other changed it.',
     })[kind],
