@@ -25,7 +25,7 @@ import { spaces, type SpaceRow } from '../../db/schema/spaces';
 import { findSiteInstallation, sitesOfInstallation, spacesOfInstallation, type FoundInstallation } from './site-installations';
 
 export { deliverTask, deliverFetch, type EndpointAnswer } from '../events/service';
-export { renderIntegrationUI } from './render';
+export { renderIntegrationRequest, renderIntegrationUI } from './render';
 export { installIntegrationOnSite, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, type FoundInstallation } from './site-installations';
 
 export async function getSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<SiteInstallationRow> {
