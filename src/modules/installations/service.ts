@@ -26,7 +26,7 @@ import { findSiteInstallation, sitesOfInstallation, spacesOfInstallation, type F
 
 export { deliverTask, deliverFetch, type EndpointAnswer } from '../events/service';
 export { renderIntegrationRequest, renderIntegrationUI } from './render';
-export { installIntegrationOnSite, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, type FoundInstallation } from './site-installations';
+export { findSiteInstallation, installIntegrationOnSite, sitesOfInstallation, spacesOfInstallation, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, type FoundInstallation } from './site-installations';
 
 export async function getSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<SiteInstallationRow> {
   return findSiteInstallation(ctx, await getInstallation(ctx, name, installationId), siteId);
@@ -143,7 +143,8 @@ export async function installOnSpace(ctx: RequestContext, { integration, install
   return row;
 }
 
-async function findSpaceInstallation(ctx: RequestContext, found: FoundInstallation, spaceId: string): Promise<SpaceInstallationRow> {
+/** One space an installation was given; NOT_FOUND when it was not given that space. */
+export async function findSpaceInstallation(ctx: RequestContext, found: FoundInstallation, spaceId: string): Promise<SpaceInstallationRow> {
   const [row] = await ctx.db
     .select()
     .from(integrationSpaceInstallations)

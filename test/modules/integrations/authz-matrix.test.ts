@@ -102,7 +102,7 @@ const OPERATORS: Expect = ['ok', 'forbidden', 'forbidden', 'forbidden', 'forbidd
 const PUBLISHERS: Expect = ['ok', 'forbidden', 'forbidden', 'forbidden', 'forbidden', 'forbidden', 'forbidden', 'unauthenticated'];
 const APP = '/v1/integrations/matrix-app';
 const INST = () => `${APP}/installations/${app.installation}`;
-const node = (id: string): GqlCall => ({ query: 'query ($id: ID!) { node(id: $id) { id } }', variables: { id }, root: 'node' });
+const node = (id: string, fields = ''): GqlCall => ({ query: `query ($id: ID!) { node(id: $id) { id ${fields ? `... on Integration { ${fields} }` : ''} } }`, variables: { id }, root: 'node' });
 
 const ROWS: Row[] = [
   {
@@ -148,8 +148,18 @@ const ROWS: Row[] = [
     cell: () => ({ rest: { method: 'DELETE', path: `${APP}/dev` }, gql: mutation('integrationDevModeDisable', { integrationId: gid('Integration', app.id) }) }),
   },
   { op: 'list installations', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/installations` } }) },
-  { op: 'list space installations', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/spaces` } }) },
-  { op: 'list site installations', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/sites` } }) },
+  {
+    op: 'list space installations',
+    both: true,
+    expect: OPERATORS,
+    cell: () => ({ rest: { method: 'GET', path: `${APP}/spaces` }, gql: node(gid('Integration', app.id), 'spaceInstallations { totalCount }') }),
+  },
+  {
+    op: 'list site installations',
+    both: true,
+    expect: OPERATORS,
+    cell: () => ({ rest: { method: 'GET', path: `${APP}/sites` }, gql: node(gid('Integration', app.id), 'siteInstallations { totalCount }') }),
+  },
   { op: 'list events', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/events` } }) },
   { op: 'get an event', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/events/${app.event}` } }) },
   {
@@ -230,8 +240,9 @@ const ROWS: Row[] = [
   },
   {
     op: 'create an installation token',
+    both: true,
     expect: ['ok', 'forbidden', 'forbidden', 'not_found', 'not_found', 'forbidden', 'ok', 'unauthenticated'],
-    cell: () => ({ rest: { method: 'POST', path: `${INST()}/tokens` } }),
+    cell: () => ({ rest: { method: 'POST', path: `${INST()}/tokens` }, gql: mutation('integrationInstallationTokenCreate', { installationId: gid('IntegrationInstallation', app.installation) }) }),
   },
 ];
 
