@@ -123,8 +123,15 @@ const ROWS: Row[] = [
   {
     // Publishing names the organization: one the caller cannot see is a 400, as for one that does not exist.
     op: 'publish a new version',
+    both: true,
     expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'invalid', 'forbidden', 'invalid', 'unauthenticated'],
-    cell: () => ({ rest: { method: 'POST', path: APP, body: manifest('public') } }),
+    cell: () => {
+      const { organization, visibility, ...rest } = manifest('public');
+      return {
+        rest: { method: 'POST', path: APP, body: manifest('public') },
+        gql: mutation('integrationPublish', { name: 'matrix-app', organizationId: gid('Organization', organization), visibility: visibility.toUpperCase(), ...rest }),
+      };
+    },
   },
   {
     op: 'unpublish',

@@ -7,9 +7,9 @@ import { mutations } from '../../support/graphql';
 import { scenario } from '../../support/scenario';
 
 /**
- * Dev mode, unpublishing and rendering through GraphQL, each against its /v1 twin on the same
- * integration: `PUT`/`DELETE /v1/integrations/{name}/dev`, `DELETE /v1/integrations/{name}` and
- * `GET /v1/integrations/{name}/render`.
+ * Publishing, dev mode, unpublishing and rendering through GraphQL, each against its /v1 twin on
+ * the same integration: `POST`/`DELETE /v1/integrations/{name}`, `PUT`/`DELETE .../dev` and
+ * `GET .../render`.
  */
 let t: TestApp;
 let acme: OrgFixture;
@@ -131,5 +131,38 @@ describe('integrationRender', () => {
     const foreign = await refused('integrationRender', { integrationId: app.id, request: request() }, other.admin.token, 'NOT_FOUND');
     const missing = await refused('integrationRender', { integrationId: gid('Integration', MISSING), request: request() }, other.admin.token, 'NOT_FOUND');
     expect(foreign.errors[0].message).toBe(missing.errors[0].message);
+  });
+});
+
+describe('integrationPublish', () => {
+  const INTEGRATION = `query ($name: String!) { integration(name: $name) { id name title description version visibility scopes categories } }`;
+  const input = (name: string, owner: OrgFixture = acme) => ({ name, organizationId: gid('Organization', owner.organizationId), title: 'Via GraphQL', description: 'Published through GraphQL', scopes: ['space:content:read'], script: SCRIPT, categories: ['CONTENT'], visibility: 'UNLISTED' });
+
+  it('publishes a new integration and a new version; REST reads what GraphQL published', async () => {
+    const first = await succeed('integrationPublish', input('gql-published'), 'integration { name version visibility }');
+    expect(first.integration).toEqual({ name: 'gql-published', version: 1, visibility: 'UNLISTED' });
+    const rest = await t.rest('GET', '/v1/integrations/gql-published', { token: acme.admin.token });
+    expect(rest.body).toMatchObject({ name: 'gql-published', title: 'Via GraphQL', description: 'Published through GraphQL', visibility: 'unlisted', scopes: ['space:content:read'], categories: ['content'] });
+    const second = await succeed('integrationPublish', { ...input('gql-published'), title: 'Second take' }, 'integration { version title }');
+    expect(second.integration).toEqual({ version: 2, title: 'Second take' });
+    expect((await t.rest('GET', '/v1/integrations/gql-published', { token: acme.admin.token })).body.title).toBe('Second take');
+    const read = await t.graphql(INTEGRATION, { name: 'gql-published' }, acme.admin.token);
+    expect(read.body.data.integration).toMatchObject({ version: 2, title: 'Second take' });
+  });
+
+  it('refuses what REST refuses, as user errors naming the input field; nothing is published', async () => {
+    expect((await t.rest('POST', '/v1/integrations/gql-bad', { token: acme.admin.token, body: { organization: acme.organizationId, title: 'Bad', description: '', scopes: ['space:everything'], script: SCRIPT } })).status).toBe(400);
+    await userError('integrationPublish', { ...input('gql-bad'), scopes: ['space:everything'] }, 'VALIDATION_FAILED', ['scopes', '0']);
+    await userError('integrationPublish', { ...input('gql-bad'), title: 'x' }, 'VALIDATION_FAILED', ['title']);
+    expect((await t.rest('GET', '/v1/integrations/gql-bad', { token: acme.admin.token })).status).toBe(404);
+  });
+
+  it("refuses a reader (FORBIDDEN) and another organization's name (CONFLICT), as REST does", async () => {
+    await refused('integrationPublish', input('gql-reader'), people.reader.token, 'FORBIDDEN');
+    expect((await t.rest('POST', '/v1/integrations/gql-published', { token: other.admin.token, body: { organization: other.organizationId, title: 'Taken', description: '', scopes: [], script: SCRIPT } })).status).toBe(409);
+    await userError('integrationPublish', input('gql-published', other), 'CONFLICT', null, { token: other.admin.token });
+    // Publishing for an organization the caller cannot see answers like one that does not exist.
+    const foreign = await userError('integrationPublish', input('gql-sneaky'), 'VALIDATION_FAILED', ['organizationId'], { token: other.admin.token });
+    expect(foreign.payload.userErrors[0].message).toContain(acme.organizationId);
   });
 });
