@@ -1,8 +1,7 @@
 import { defineMutation } from '../../../graphql/mutation';
 import { SiteRef } from '../../sites/graphql/refs';
 import { getSiteById } from '../../sites/service';
-import { regeneratePublishingAuth, updateCustomization, updatePublishingAuth } from '../service';
-import { CUSTOMIZATION_URLS } from '../settings';
+import { CUSTOMIZATION_URLS, regeneratePublishingAuth, updateCustomization, updatePublishingAuth } from '../service';
 import { PublishingAuthBackendEnum, SiteCustomizationRef, SitePublishingAuthRef, type Customization } from './refs';
 
 const MANAGE = 'Organization admins and members with the create role.';
