@@ -22,7 +22,7 @@ import type { OrganizationRow } from '../../db/schema/organizations';
 import { getOrganization } from '../organizations/service';
 import { getSpace, spaceById } from '../spaces/service';
 import { spaces, type SpaceRow } from '../../db/schema/spaces';
-import { findSiteInstallation, sitesOfInstallation, spacesOfInstallation, type FoundInstallation } from './site-installations';
+import { findSiteInstallation, sitesOfInstallation, sitesOfInstallations, spacesOfInstallation, spacesOfInstallations, type FoundInstallation } from './site-installations';
 
 export { deliverTask, deliverFetch, type EndpointAnswer } from '../events/service';
 export { renderIntegrationRequest, renderIntegrationUI } from './render';
@@ -357,6 +357,16 @@ export async function listInstallationSpacesOf(ctx: RequestContext, installation
   // The statement judged them visible: asking again costs nothing.
   for (const row of byId.values()) ctx.authz.remember('space:view', row, true);
   return new Map([...pages].map(([id, page]) => [id, mapPage(page, (row) => byId.get(row.spaceId)!)]));
+}
+
+/** What each installation the caller sees keeps for its sites (`IntegrationInstallation.siteInstallations`); one it does not see gets no page. */
+export async function listSiteInstallationsOf(ctx: RequestContext, installations: readonly InstallationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SiteInstallationRow>>> {
+  return sitesOfInstallations(ctx, await seenAmong(ctx, installations), args, max);
+}
+
+/** The same for their spaces (`IntegrationInstallation.spaceInstallations`). */
+export async function listSpaceInstallationsOf(ctx: RequestContext, installations: readonly InstallationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SpaceInstallationRow>>> {
+  return spacesOfInstallations(ctx, await seenAmong(ctx, installations), args, max);
 }
 
 /** One event by id (GraphQL's node lookup): for those who operate its integration, or see its installation. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../support/clients';
+import { warmSession, type TestApp } from '../../support/clients';
 import { gid, MISSING } from '../../support/doors';
 import type { Actor, OrgFixture } from '../../support/factories';
 import { mutations } from '../../support/graphql';
@@ -111,6 +111,28 @@ describe('space installations', () => {
     expect((await t.rest('PATCH', `${INST()}/spaces/${spaceId}`, { token: acme.admin.token, body: { externalIds: Array(6).fill('x') } })).status).toBe(400);
     await userError('integrationSpaceInstallationUpdate', { installationId: instGid(), spaceId: gid('Space', spaceId), externalIds: Array(6).fill('x') }, 'VALIDATION_FAILED', ['externalIds']);
     expect((await t.rest('GET', `${INST()}/spaces/${spaceId}`, { token: acme.admin.token })).body.externalIds).toEqual(['repo-7']);
+  });
+});
+
+describe('nested lists', () => {
+  it("loads the sites and spaces of every installation in a list with as many statements as for one", async () => {
+    for (const extra of ['content-twin-b', 'content-twin-c']) {
+      await t.rest('POST', `/v1/integrations/${extra}`, { token: acme.admin.token, body: { organization: acme.organizationId, title: 'Twin', description: '', scopes: ['space:content:read'], script: SCRIPT, visibility: 'public' } });
+      const id = (await t.rest('POST', `/v1/integrations/${extra}/installations`, { token: acme.admin.token, body: { organization: acme.organizationId } })).body.id;
+      await t.rest('POST', `/v1/integrations/${extra}/installations/${id}/sites`, { token: acme.admin.token, body: { siteId: await newSite(acme, `Site of ${extra}`) } });
+    }
+    const QUERY = `query ($id: ID!, $n: Int!) { node(id: $id) { ... on Organization { installations(first: $n) { edges { node {
+      siteInstallations { totalCount edges { node { status site { title } } } } spaceInstallations { edges { node { externalIds } } } } } } } } }`;
+    await warmSession(t, acme.admin.token);
+    const statements = async (n: number) => {
+      const before = t.database.counter.count;
+      const res = await t.graphql(QUERY, { id: gid('Organization', acme.organizationId), n }, acme.admin.token);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.node.installations.edges).toHaveLength(n);
+      return t.database.counter.count - before;
+    };
+    await statements(3);
+    expect(await statements(3)).toBe(await statements(1));
   });
 });
 

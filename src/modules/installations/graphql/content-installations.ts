@@ -2,8 +2,9 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { builder } from '../../../graphql/builder';
 import { orNull } from '../../../graphql/errors';
 import { defineMutation } from '../../../graphql/mutation';
-import { connectionArgs, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
-import type { SiteInstallationRow, SpaceInstallationRow } from '../../../db/schema/installations';
+import type { PageArgs } from '../../../domain/page';
+import { batchedConnection, connectionArgs, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
+import type { InstallationRow, SiteInstallationRow, SpaceInstallationRow } from '../../../db/schema/installations';
 import { IntegrationRef } from '../../integrations/graphql/refs';
 import { SiteRef } from '../../sites/graphql/refs';
 import { getSiteById } from '../../sites/service';
@@ -17,8 +18,8 @@ import {
   installIntegrationOnSite,
   listSiteInstallations,
   listSpaceInstallations,
-  sitesOfInstallation,
-  spacesOfInstallation,
+  listSiteInstallationsOf,
+  listSpaceInstallationsOf,
   uninstallIntegrationFromSite,
   updateIntegrationSiteInstallation,
   updateSpaceInstallation,
@@ -85,21 +86,20 @@ const SpaceInstallationConnection = builder.connectionObject(
   { name: 'IntegrationSpaceInstallationEdge', description: 'A space installation in a page, with its cursor.' },
 );
 
-// One statement per installation asked for: these lists are read for one installation at a time.
+// Every installation of the request asking for the same window shares one statement.
+const sitesBatch = batchedConnection('IntegrationInstallation.siteInstallations', (ctx, installations: readonly InstallationRow[], args: PageArgs) => listSiteInstallationsOf(ctx, installations, args, GRAPHQL_MAX));
+const spacesBatch = batchedConnection('IntegrationInstallation.spaceInstallations', (ctx, installations: readonly InstallationRow[], args: PageArgs) => listSpaceInstallationsOf(ctx, installations, args, GRAPHQL_MAX));
+
 builder.objectFields(InstallationRef, (t) => ({
   siteInstallations: t.connection(
-    {
-      type: SiteInstallationRef,
-      description: 'The sites it was given, with their settings, oldest first.',
-      resolve: async (i, args, ctx) => pageToConnection(await sitesOfInstallation(ctx, await getInstallationById(ctx, i.id), connectionArgs(args), GRAPHQL_MAX)),
-    },
+    { type: SiteInstallationRef, description: 'The sites it was given, with their settings, oldest first.', resolve: (i, args, ctx, info) => sitesBatch(i, args, ctx, info) },
     SiteInstallationConnection,
   ),
   spaceInstallations: t.connection(
     {
       type: SpaceInstallationRef,
       description: 'The spaces it was given, with their settings, oldest first (`spaces` lists the spaces themselves).',
-      resolve: async (i, args, ctx) => pageToConnection(await spacesOfInstallation(ctx, await getInstallationById(ctx, i.id), connectionArgs(args), GRAPHQL_MAX)),
+      resolve: (i, args, ctx, info) => spacesBatch(i, args, ctx, info),
     },
     SpaceInstallationConnection,
   ),
