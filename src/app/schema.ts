@@ -15,6 +15,7 @@ import '../modules/content/graphql/index';
 import '../modules/change-requests/graphql/index';
 import '../modules/comments/graphql/index';
 import '../modules/sites/graphql/index';
+import '../modules/published/graphql/index';
 import '../modules/saml/graphql/index';
 import '../modules/translations/graphql/index';
 import '../modules/openapi/graphql/index';

@@ -49,7 +49,11 @@ export function decodeRenderRequest(encoded: unknown, limits: RenderLimits = DEF
   // through (state is any object) and serializing it for the event would overflow the stack.
   const read = readJson(text);
   if (!read.ok) throw new ValidationError(read.problem === 'too deep' ? `request: ${tooDeepMessage('it')}` : 'request: does not decode to JSON', FIELD);
-  const value = read.value;
+  return checkRenderRequest(read.value);
+}
+
+/** Checks a render request already decoded (GraphQL takes it as JSON); a `ValidationError` names what is wrong. */
+export function checkRenderRequest(value: unknown): RenderRequest {
   const errors = schemaErrors('RenderIntegrationUI', value);
   if (errors) throw new ValidationError(`request: not a render request (${errors.join('; ')})`, FIELD);
   return value as RenderRequest;

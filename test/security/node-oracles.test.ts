@@ -6,7 +6,7 @@
  * id of the same type: same status, data, errors, codes and paths, once the ids are blanked out.
  * Callers who may see it get it, so the sweep cannot pass by answering null to everyone.
  */
-import { getNamedType, isNonNullType, isScalarType } from 'graphql';
+import { getNamedType, getNullableType, isListType, isNonNullType, isScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/app/schema';
 import { TEST_ORIGIN } from '../support/clients';
@@ -48,6 +48,8 @@ const SEEN_BY: Record<string, readonly Caller[]> = {
   Integration: ['guest', ...WITH_A_ROLE],
   IntegrationInstallation: WITH_A_ROLE,
   IntegrationEvent: WITH_A_ROLE,
+  IntegrationSiteInstallation: WITH_A_ROLE,
+  IntegrationSpaceInstallation: WITH_A_ROLE,
   // The closed content: the insider through the Insiders team.
   Space: ['insider'],
   Collection: ['insider'],
@@ -101,7 +103,8 @@ async function doorsOf(type: string, adminGid: string): Promise<Door[]> {
   ];
   for (const field of Object.values(schema.getQueryType()!.getFields())) {
     const required = field.args.filter((a) => isNonNullType(a.type));
-    if (getNamedType(field.type).name !== type || required.length !== 1 || field.args.length !== 1) continue;
+    // Lookups answer one object; a list (`organizationsByEmailDomain`) is a search, not a door to one.
+    if (getNamedType(field.type).name !== type || isListType(getNullableType(field.type)) || required.length !== 1 || field.args.length !== 1) continue;
     const arg = required[0];
     const query = `query ($v: ${String(arg.type)}) { ${field.name}(${arg.name}: $v) { __typename id } }`;
     const base = { query, variables: (v: string) => ({ v }), answered: (d: any) => d?.[field.name] };

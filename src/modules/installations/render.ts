@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
-import { decodeRenderRequest, type RenderRequest } from '../../runtime/render';
+import { checkRenderRequest, decodeRenderRequest, type RenderRequest } from '../../runtime/render';
 import type { IntegrationRow } from '../../db/schema/integrations';
 import { activeInstallation, renderIntegrationUI as renderThrough, type RenderScope } from '../events/service';
 import { getIntegration } from '../integrations/service';
@@ -47,5 +47,11 @@ async function renderScope(ctx: RequestContext, integration: IntegrationRow, con
 export async function renderIntegrationUI(ctx: RequestContext, name: string, encoded: string | null): Promise<Record<string, unknown>> {
   const integration = await getIntegration(ctx, name);
   const request = decodeRenderRequest(encoded ?? undefined);
+  return renderThrough(ctx, integration, request, await renderScope(ctx, integration, request.context));
+}
+
+/** The same render, for a request already decoded (GraphQL's JSON) and an integration already loaded. */
+export async function renderIntegrationRequest(ctx: RequestContext, integration: IntegrationRow, value: unknown): Promise<Record<string, unknown>> {
+  const request = checkRenderRequest(value);
   return renderThrough(ctx, integration, request, await renderScope(ctx, integration, request.context));
 }

@@ -22,11 +22,11 @@ import type { OrganizationRow } from '../../db/schema/organizations';
 import { getOrganization } from '../organizations/service';
 import { getSpace, spaceById } from '../spaces/service';
 import { spaces, type SpaceRow } from '../../db/schema/spaces';
-import { findSiteInstallation, sitesOfInstallation, spacesOfInstallation, type FoundInstallation } from './site-installations';
+import { findSiteInstallation, sitesOfInstallation, sitesOfInstallations, spacesOfInstallation, spacesOfInstallations, type FoundInstallation } from './site-installations';
 
 export { deliverTask, deliverFetch, type EndpointAnswer } from '../events/service';
-export { renderIntegrationUI } from './render';
-export { installIntegrationOnSite, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, type FoundInstallation } from './site-installations';
+export { renderIntegrationRequest, renderIntegrationUI } from './render';
+export { findSiteInstallation, installIntegrationOnSite, sitesOfInstallation, spacesOfInstallation, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, type FoundInstallation } from './site-installations';
 
 export async function getSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<SiteInstallationRow> {
   return findSiteInstallation(ctx, await getInstallation(ctx, name, installationId), siteId);
@@ -143,7 +143,8 @@ export async function installOnSpace(ctx: RequestContext, { integration, install
   return row;
 }
 
-async function findSpaceInstallation(ctx: RequestContext, found: FoundInstallation, spaceId: string): Promise<SpaceInstallationRow> {
+/** One space an installation was given; NOT_FOUND when it was not given that space. */
+export async function findSpaceInstallation(ctx: RequestContext, found: FoundInstallation, spaceId: string): Promise<SpaceInstallationRow> {
   const [row] = await ctx.db
     .select()
     .from(integrationSpaceInstallations)
@@ -356,6 +357,16 @@ export async function listInstallationSpacesOf(ctx: RequestContext, installation
   // The statement judged them visible: asking again costs nothing.
   for (const row of byId.values()) ctx.authz.remember('space:view', row, true);
   return new Map([...pages].map(([id, page]) => [id, mapPage(page, (row) => byId.get(row.spaceId)!)]));
+}
+
+/** What each installation the caller sees keeps for its sites (`IntegrationInstallation.siteInstallations`); one it does not see gets no page. */
+export async function listSiteInstallationsOf(ctx: RequestContext, installations: readonly InstallationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SiteInstallationRow>>> {
+  return sitesOfInstallations(ctx, await seenAmong(ctx, installations), args, max);
+}
+
+/** The same for their spaces (`IntegrationInstallation.spaceInstallations`). */
+export async function listSpaceInstallationsOf(ctx: RequestContext, installations: readonly InstallationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SpaceInstallationRow>>> {
+  return spacesOfInstallations(ctx, await seenAmong(ctx, installations), args, max);
 }
 
 /** One event by id (GraphQL's node lookup): for those who operate its integration, or see its installation. */

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { RequestContext } from '../../context/request-context';
-import { byTimeThenId, keysetPage } from '../../db/keyset';
+import { byTimeThenId, keysetPage, keysetPages } from '../../db/keyset';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { Page, PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
@@ -72,4 +72,17 @@ export function sitesOfInstallation(ctx: RequestContext, found: FoundInstallatio
 export function spacesOfInstallation(ctx: RequestContext, found: FoundInstallation, args: PageArgs, max: number): Promise<Page<SpaceInstallationRow>> {
   const s = integrationSpaceInstallations;
   return keysetPage<SpaceInstallationRow>(ctx.db, { table: s, where: eq(s.installationId, found.installation.id), keys: byTimeThenId(s.createdAt, (r) => r.createdAt, s.id), direction: 'asc' }, args, max);
+}
+
+const oldestGiven = <T extends { id: string; createdAt: Date; installationId: string }>(table: typeof integrationSiteInstallations | typeof integrationSpaceInstallations) =>
+  ({ keys: byTimeThenId<T>(table.createdAt, (r) => r.createdAt, table.id), direction: 'asc' as const, partition: table.installationId, parentOf: (r: T) => r.installationId });
+
+/** The sites given to each of these installations, oldest first, in one statement; the caller passes only installations it sees. */
+export function sitesOfInstallations(ctx: RequestContext, seen: readonly InstallationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SiteInstallationRow>>> {
+  return keysetPages<SiteInstallationRow>(ctx.db, { table: integrationSiteInstallations, ...oldestGiven<SiteInstallationRow>(integrationSiteInstallations), parentIds: seen.map((row) => row.id) }, args, max);
+}
+
+/** The spaces given to each of these installations, with their settings, oldest first, in one statement; the caller passes only installations it sees. */
+export function spacesOfInstallations(ctx: RequestContext, seen: readonly InstallationRow[], args: PageArgs, max: number): Promise<Map<string, Page<SpaceInstallationRow>>> {
+  return keysetPages<SpaceInstallationRow>(ctx.db, { table: integrationSpaceInstallations, ...oldestGiven<SpaceInstallationRow>(integrationSpaceInstallations), parentIds: seen.map((row) => row.id) }, args, max);
 }

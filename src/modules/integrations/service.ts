@@ -244,6 +244,12 @@ export async function disableDevMode(ctx: RequestContext, name: string): Promise
   await ctx.db.update(integrations).set({ devTunnelUrl: null, devAll: false, updatedAt: ctx.now() }).where(eq(integrations.id, row.id));
 }
 
+/** Where dev mode sends the integration's events, for those who may use it; null when it is off or for anyone else. */
+export async function devModeOf(ctx: RequestContext, row: IntegrationRow): Promise<{ tunnelUrl: string; all: boolean } | null> {
+  if (!row.devTunnelUrl || !(await ctx.authz.can('integration:publish', row))) return null;
+  return { tunnelUrl: row.devTunnelUrl, all: row.devAll };
+}
+
 /** For the delivery task of the installations module: the stored bundle and the decrypted secrets. */
 export { getBlob as readStoredFile } from './files';
 export { decryptSecrets } from './secrets';

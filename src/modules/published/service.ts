@@ -1,2 +1,2 @@
 export { readPublished, readPublishedByHost, type PublishedAnswer, type PublishedRequest } from './reader';
-export { getCustomization, getPublishingAuth, regeneratePublishingAuth, updateCustomization, updatePublishingAuth } from './settings';
+export { CUSTOMIZATION_URLS, getCustomization, getPublishingAuth, regeneratePublishingAuth, updateCustomization, updatePublishingAuth } from './settings';

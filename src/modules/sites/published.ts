@@ -28,3 +28,11 @@ export async function publishedSite(ctx: RequestContext, organizationId: string,
   if (!member && !open) throw new NotFoundError('Site');
   return { site, structure: await structureOf(ctx, await loadTree(ctx.db, site), true) };
 }
+
+/** The same, for a site named by its id alone (GraphQL's global ID carries no organization). */
+export async function publishedSiteById(ctx: RequestContext, siteId: string, shareKey?: string): Promise<{ site: SiteRow; structure: StructureView }> {
+  requireViewer(ctx);
+  const site = await siteById(ctx).load(siteId);
+  if (!site) throw new NotFoundError('Site');
+  return publishedSite(ctx, site.organizationId, site.id, shareKey);
+}

@@ -201,7 +201,7 @@ export {
   type StructureView,
 } from './sections';
 
-export { publishedSite } from './published';
+export { publishedSite, publishedSiteById } from './published';
 export { getSectionById, getSectionGroupById, getShareLinkById, getSiteSpaceById } from './lookup';
 export { DEFAULT_CUSTOMIZATION } from './customization';
 

@@ -29,6 +29,7 @@ let people: Record<'create' | 'read' | 'guest', Actor>;
 let tokens: { installation: string; integration: string };
 let app: { id: string; installation: string; otherInstallation: string; event: string };
 let given: string;
+let privateId: string;
 let n = 0;
 
 const SCRIPT = 'export default { fetch() { return new Response("ok"); } };';
@@ -69,7 +70,7 @@ function tokenOf(who: Who, own?: { installation: string; integration: string } |
 beforeAll(async () => {
   ({ t, acme, other, people } = await scenario({ create: ['create'], read: ['read'], guest: [null] }));
   const id = await publish('matrix-app', 'public');
-  await publish('matrix-private', 'private');
+  privateId = await publish('matrix-private', 'private');
   const installation = await install('matrix-app', acme);
   const otherInstallation = await install('matrix-app', other);
   given = await newSpace('Given');
@@ -101,7 +102,7 @@ const OPERATORS: Expect = ['ok', 'forbidden', 'forbidden', 'forbidden', 'forbidd
 const PUBLISHERS: Expect = ['ok', 'forbidden', 'forbidden', 'forbidden', 'forbidden', 'forbidden', 'forbidden', 'unauthenticated'];
 const APP = '/v1/integrations/matrix-app';
 const INST = () => `${APP}/installations/${app.installation}`;
-const node = (id: string): GqlCall => ({ query: 'query ($id: ID!) { node(id: $id) { id } }', variables: { id }, root: 'node' });
+const node = (id: string, fields = ''): GqlCall => ({ query: `query ($id: ID!) { node(id: $id) { id ${fields ? `... on Integration { ${fields} }` : ''} } }`, variables: { id }, root: 'node' });
 
 const ROWS: Row[] = [
   {
@@ -122,26 +123,61 @@ const ROWS: Row[] = [
   {
     // Publishing names the organization: one the caller cannot see is a 400, as for one that does not exist.
     op: 'publish a new version',
+    both: true,
     expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'invalid', 'forbidden', 'invalid', 'unauthenticated'],
-    cell: () => ({ rest: { method: 'POST', path: APP, body: manifest('public') } }),
+    cell: () => {
+      const { organization, visibility, ...rest } = manifest('public');
+      return {
+        rest: { method: 'POST', path: APP, body: manifest('public') },
+        gql: mutation('integrationPublish', { name: 'matrix-app', organizationId: gid('Organization', organization), visibility: visibility.toUpperCase(), ...rest }),
+      };
+    },
   },
   {
     op: 'unpublish',
+    both: true,
     expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'not_found', 'not_found', 'not_found', 'unauthenticated'],
-    cell: async () => ({ rest: { method: 'DELETE', path: `/v1/integrations/${(await fresh('private')).name}` } }),
+    cell: async () => {
+      const { name, id } = await fresh('private');
+      return { rest: { method: 'DELETE', path: `/v1/integrations/${name}` }, gql: mutation('integrationUnpublish', { integrationId: gid('Integration', id) }) };
+    },
   },
-  { op: 'turn dev mode on', expect: PUBLISHERS, cell: () => ({ rest: { method: 'PUT', path: `${APP}/dev`, body: { tunnelUrl: TUNNEL } } }) },
-  { op: 'turn dev mode off', expect: PUBLISHERS, cell: () => ({ rest: { method: 'DELETE', path: `${APP}/dev` } }) },
+  {
+    op: 'turn dev mode on',
+    both: true,
+    expect: PUBLISHERS,
+    cell: () => ({ rest: { method: 'PUT', path: `${APP}/dev`, body: { tunnelUrl: TUNNEL } }, gql: mutation('integrationDevModeSet', { integrationId: gid('Integration', app.id), tunnelUrl: TUNNEL }) }),
+  },
+  {
+    op: 'turn dev mode off',
+    both: true,
+    expect: PUBLISHERS,
+    cell: () => ({ rest: { method: 'DELETE', path: `${APP}/dev` }, gql: mutation('integrationDevModeDisable', { integrationId: gid('Integration', app.id) }) }),
+  },
   { op: 'list installations', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/installations` } }) },
-  { op: 'list space installations', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/spaces` } }) },
-  { op: 'list site installations', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/sites` } }) },
+  {
+    op: 'list space installations',
+    both: true,
+    expect: OPERATORS,
+    cell: () => ({ rest: { method: 'GET', path: `${APP}/spaces` }, gql: node(gid('Integration', app.id), 'spaceInstallations { totalCount }') }),
+  },
+  {
+    op: 'list site installations',
+    both: true,
+    expect: OPERATORS,
+    cell: () => ({ rest: { method: 'GET', path: `${APP}/sites` }, gql: node(gid('Integration', app.id), 'siteInstallations { totalCount }') }),
+  },
   { op: 'list events', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/events` } }) },
   { op: 'get an event', expect: OPERATORS, cell: () => ({ rest: { method: 'GET', path: `${APP}/events/${app.event}` } }) },
   {
     // The request is checked once the integration is found: callers who cannot see it learn nothing of it.
     op: 'render a private integration (malformed request)',
+    both: true,
     expect: ['invalid', 'invalid', 'invalid', 'invalid', 'not_found', 'not_found', 'not_found', 'unauthenticated'],
-    cell: () => ({ rest: { method: 'GET', path: '/v1/integrations/matrix-private/render?request=%25%25not-lz' } }),
+    cell: () => ({
+      rest: { method: 'GET', path: '/v1/integrations/matrix-private/render?request=%25%25not-lz' },
+      gql: mutation('integrationRender', { integrationId: gid('Integration', privateId), request: { props: {} } }),
+    }),
   },
   {
     op: 'install on the organization',
@@ -211,8 +247,9 @@ const ROWS: Row[] = [
   },
   {
     op: 'create an installation token',
+    both: true,
     expect: ['ok', 'forbidden', 'forbidden', 'not_found', 'not_found', 'forbidden', 'ok', 'unauthenticated'],
-    cell: () => ({ rest: { method: 'POST', path: `${INST()}/tokens` } }),
+    cell: () => ({ rest: { method: 'POST', path: `${INST()}/tokens` }, gql: mutation('integrationInstallationTokenCreate', { installationId: gid('IntegrationInstallation', app.installation) }) }),
   },
 ];
 

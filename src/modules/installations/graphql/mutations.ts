@@ -4,7 +4,7 @@ import { IntegrationRef } from '../../integrations/graphql/refs';
 import { getIntegrationById } from '../../integrations/service';
 import { OrganizationRef } from '../../organizations/graphql/refs';
 import { SpaceRef } from '../../spaces/graphql/refs';
-import { getInstallationById, installIntegration, setInstallationSpaces, uninstallIntegration, updateInstallation } from '../service';
+import { getInstallationById, installIntegration, renderIntegrationRequest, setInstallationSpaces, uninstallIntegration, updateInstallation } from '../service';
 import { InstallationRef, SelectionEnum } from './refs';
 
 const installation = (description: string) => ({ installation: { type: InstallationRef, description } });
@@ -72,4 +72,21 @@ defineMutation('integrationUninstall', {
     await uninstallIntegration(ctx, found);
     return { deletedInstallationId: encodeGlobalID('IntegrationInstallation', found.installation.id) };
   },
+});
+
+defineMutation('integrationRender', {
+  description:
+    "Renders one of an integration's UI components (a block, a configuration screen) through its script, and runs the action it is given, as " +
+    '`GET /v1/integrations/{name}/render` does; the `ui_render` event is recorded with the others. The caller must see the space, site or organization ' +
+    'the request names, and the integration must be installed there; anyone who can see the integration may render it.',
+  input: (t) => ({
+    integrationId: t.globalID({ for: IntegrationRef, required: true, description: 'The integration.' }),
+    request: t.field({
+      type: 'JSON',
+      required: true,
+      description: 'The render request as the platform defines it (RenderIntegrationUI): `componentId`, `props`, `context` and optionally `state` and `action`; not LZ-compressed.',
+    }),
+  }),
+  payload: { output: { type: 'JSON', description: "The integration's ContentKit answer: an element with its state and props, or a completion." } },
+  resolve: async ({ integrationId, request }, ctx) => ({ output: await renderIntegrationRequest(ctx, await getIntegrationById(ctx, integrationId.id), request) }),
 });

@@ -14,7 +14,7 @@ import { getSpace } from '../../spaces/service';
 import { eventTrace, getEventById, getInstallationById, listEventsOf, listInstallationSpacesOf, listInstallationsOf, listOrganizationInstallations } from '../service';
 import { InstallationRef, IntegrationEventRef, SelectionEnum } from './refs';
 
-const InstallationStatusEnum = builder.enumType('IntegrationInstallationStatus', {
+export const InstallationStatusEnum = builder.enumType('IntegrationInstallationStatus', {
   description: 'Whether an installation acts.',
   values: {
     ACTIVE: { value: 'active' as const, description: 'It receives events and its token works.' },

@@ -1,1 +1,2 @@
 import './types';
+import './mutations';

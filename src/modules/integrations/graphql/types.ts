@@ -7,7 +7,7 @@ import { OrganizationRef } from '../../organizations/graphql/refs';
 import { getOrganization } from '../../organizations/service';
 import { INTEGRATION_CATEGORIES, type IntegrationListInput } from '../input';
 import { assetUrl, integrationUrls } from '../present';
-import { getIntegration, getIntegrationById, listIntegrations, listIntegrationsOf } from '../service';
+import { devModeOf, getIntegration, getIntegrationById, listIntegrations, listIntegrationsOf } from '../service';
 import { IntegrationRef } from './refs';
 
 const CATEGORY_DESCRIPTIONS: Record<(typeof INTEGRATION_CATEGORIES)[number], string> = {
@@ -42,6 +42,14 @@ export const IntegrationTargetEnum = builder.enumType('IntegrationTarget', {
     SITE: { value: 'site' as const, description: 'Sites.' },
     ORGANIZATION: { value: 'organization' as const, description: 'The organization as a whole.' },
   },
+});
+
+const DevModeRef = builder.objectRef<{ tunnelUrl: string; all: boolean }>('IntegrationDevMode').implement({
+  description: "Dev mode: the integration's events go to its developer's tunnel instead of its published script.",
+  fields: (t) => ({
+    tunnelUrl: t.exposeString('tunnelUrl', { description: 'Where events are sent.' }),
+    all: t.exposeBoolean('all', { description: 'Whether events of every organization go there, not only those of the organization that publishes it.' }),
+  }),
 });
 
 const ExternalLinkRef = builder.objectRef<{ url: string; label: string }>('IntegrationExternalLink').implement({
@@ -85,6 +93,12 @@ builder.node(IntegrationRef, {
     viewerCanPublish: t.boolean({
       description: 'Whether you may publish new versions, unpublish it and use dev mode: admins of the organization that publishes it.',
       resolve: (i, _, ctx) => ctx.authz.can('integration:publish', i),
+    }),
+    devMode: t.field({
+      type: DevModeRef,
+      nullable: true,
+      description: 'Where dev mode sends its events; null when dev mode is off, and for anyone who may not publish it.',
+      resolve: (i, _, ctx) => devModeOf(ctx, i),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was first published.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last published or changed.' }),

@@ -2,7 +2,7 @@ import { builder } from '../../../graphql/builder';
 import { orNull } from '../../../graphql/errors';
 import { GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
 import { OrganizationRef } from '../../organizations/graphql/refs';
-import { getSpecById, latestVersion, listSpecs, specPermissions } from '../service';
+import { getSpec, getSpecById, latestVersion, listSpecs, specPermissions } from '../service';
 import type { OpenApiSpecVersionRow, SpecOperation } from '../../../db/schema/openapi';
 import { OpenApiSpecRef } from './refs';
 
@@ -72,4 +72,11 @@ builder.objectFields(OrganizationRef, (t) => ({
     { type: OpenApiSpecRef, description: 'OpenAPI specifications of the organization, oldest first. Members with a role only.', resolve: async (org, args, ctx) => pageToConnection(await listSpecs(ctx, org.id, args, GRAPHQL_MAX)) },
     OpenApiSpecConnection,
   ),
+  openApiSpec: t.field({
+    type: OpenApiSpecRef,
+    nullable: true,
+    description: 'The OpenAPI specification with this slug, as `GET /v1/orgs/{organizationId}/openapi/{slug}` answers it; null when there is none. Members with a role only.',
+    args: { slug: t.arg.string({ required: true, description: 'Its slug.' }) },
+    resolve: (org, { slug }, ctx) => orNull(getSpec(ctx, org.id, slug)),
+  }),
 }));

@@ -3,7 +3,7 @@ import { builder } from '../../../graphql/builder';
 import { orNull } from '../../../graphql/errors';
 import { connectionArgs, GRAPHQL_MAX, pageToConnection, totalCountField } from '../../../graphql/relay';
 import { UserRef } from '../../users/graphql/refs';
-import { getOrganization, listViewerOrganizations } from '../service';
+import { getOrganization, listOrganizationsForEmailDomain, listViewerOrganizations } from '../service';
 import { OrganizationRef } from './refs';
 
 const Viewer = builder.objectRef<{ userId: string }>('Viewer').implement({
@@ -35,5 +35,13 @@ builder.queryFields((t) => ({
     description: 'An organization by its REST id or its global ID; null when missing or not visible.',
     args: { id: t.arg.globalID({ for: OrganizationRef, required: true, description: 'The organization.' }) },
     resolve: (_, { id }, ctx) => orNull(getOrganization(ctx, id.id)),
+  }),
+  organizationsByEmailDomain: t.field({
+    type: [OrganizationRef],
+    description:
+      'Organizations that let people of an e-mail domain join, oldest first, at most 100: for your own domain all of them, for another domain only those you belong to. ' +
+      'Takes a user token; an invalid domain is a VALIDATION_FAILED error.',
+    args: { emailDomain: t.arg.string({ required: true, description: 'The domain, such as example.com.' }) },
+    resolve: (_, { emailDomain }, ctx) => listOrganizationsForEmailDomain(ctx, emailDomain),
   }),
 }));

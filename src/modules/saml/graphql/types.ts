@@ -6,7 +6,8 @@ import { batchedConnection, GRAPHQL_MAX, totalCountField } from '../../../graphq
 import { OrganizationRef } from '../../organizations/graphql/refs';
 import { getOrganization } from '../../organizations/service';
 import { TeamRef } from '../../teams/graphql/refs';
-import { getSamlProviderById, listSamlProvidersOfOrganizations, samlProviderDefaultTeam, samlServiceUrls } from '../service';
+import type { SamlProviderRow } from '../../../db/schema/saml';
+import { getSamlProviderById, listSamlProvidersOfOrganizations, listSsoLogins, samlProviderDefaultTeam, samlServiceUrls } from '../service';
 import { SamlProviderRef } from './refs';
 
 builder.node(SamlProviderRef, {
@@ -39,7 +40,21 @@ builder.node(SamlProviderRef, {
   }),
 });
 
+const SsoLoginRef = builder.objectRef<SamlProviderRow>('OrganizationSsoLogin').implement({
+  description: 'A way to sign in to an organization through its identity provider, for a login page. It names no secret.',
+  fields: (t) => ({
+    restId: t.exposeString('id', { description: 'The id of the SAML provider in the REST API.' }),
+    label: t.exposeString('label', { description: 'Name shown on the sign-in page.' }),
+    startUrl: t.string({ description: 'The URL a browser opens to sign in this way.', resolve: (p, _, ctx) => samlServiceUrls(ctx, p).startURL }),
+  }),
+});
+
 builder.objectFields(OrganizationRef, (t) => ({
+  ssoLogins: t.field({
+    type: [SsoLoginRef],
+    description: 'The ways to sign in to the organization through its identity providers, oldest first, at most 100. Every member, guests included, may read them.',
+    resolve: (o, _, ctx) => listSsoLogins(ctx, o.id),
+  }),
   samlProviders: t.connection(
     {
       type: SamlProviderRef,

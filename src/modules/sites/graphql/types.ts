@@ -22,7 +22,7 @@ import {
 } from '../service';
 import { AgentsContextEnum, ShareLinkRef, SiteRef, SiteSectionGroupRef, SiteSectionRef, SiteSpaceRef, SiteTypeEnum, SiteVisibilityEnum } from './refs';
 
-const SiteStructureItem = builder.unionType('SiteStructureItem', {
+export const SiteStructureItem = builder.unionType('SiteStructureItem', {
   description: 'An item of a site structure: a section, a group of sections, or (in a site without sections) a site space.',
   types: [SiteSectionRef, SiteSectionGroupRef, SiteSpaceRef],
   resolveType: (item) => ('sections' in item ? SiteSectionGroupRef : 'siteSpaces' in item ? SiteSectionRef : SiteSpaceRef),
