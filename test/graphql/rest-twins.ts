@@ -210,48 +210,32 @@ export const TWINS: Table = {
   'PUT /v1/orgs/:organizationId/translations/:translationId': 'Mutation.translationUpdate',
   'DELETE /v1/orgs/:organizationId/translations/:translationId': 'Mutation.translationDelete',
   'POST /v1/orgs/:organizationId/translations/:translationId/run': 'Mutation.translationRun',
+  // sites, published sites, integrations and installations (part B)
+  'GET /v1/orgs/:organizationId/sites/:siteId/customization': 'Site.customization',
+  'PUT /v1/orgs/:organizationId/sites/:siteId/customization': 'Mutation.siteCustomizationSet',
+  'GET /v1/orgs/:organizationId/sites/:siteId/publishing/auth': 'Site.publishingAuth',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/publishing/auth': 'Mutation.sitePublishingAuthUpdate',
+  'POST /v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate': 'Mutation.sitePublishingAuthRegenerate',
+  'GET /v1/orgs/:organizationId/sites/:siteId/published': 'Query.publishedSite',
+  'GET /v1/email-domains/:emailDomain/orgs': 'Query.organizationsByEmailDomain',
+  'GET /v1/integrations/:integrationName/render': 'Mutation.integrationRender',
+  'PUT /v1/integrations/:integrationName/dev': 'Mutation.integrationDevModeSet',
+  'DELETE /v1/integrations/:integrationName/dev': 'Mutation.integrationDevModeDisable',
+  'POST /v1/integrations/:integrationName': 'Mutation.integrationPublish',
+  'DELETE /v1/integrations/:integrationName': 'Mutation.integrationUnpublish',
+  'GET /v1/integrations/:integrationName/installations/:installationId/sites': 'IntegrationInstallation.siteInstallations',
+  'POST /v1/integrations/:integrationName/installations/:installationId/sites': 'Mutation.integrationSiteInstall',
+  'GET /v1/integrations/:integrationName/installations/:installationId/sites/:siteId': 'node:IntegrationSiteInstallation',
+  'PATCH /v1/integrations/:integrationName/installations/:installationId/sites/:siteId': 'Mutation.integrationSiteInstallationUpdate',
+  'DELETE /v1/integrations/:integrationName/installations/:installationId/sites/:siteId': 'Mutation.integrationSiteUninstall',
+  'GET /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId': 'node:IntegrationSpaceInstallation',
+  'PATCH /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId': 'Mutation.integrationSpaceInstallationUpdate',
+  'DELETE /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId': 'Mutation.integrationInstallationSpacesSet',
+  'GET /v1/integrations/:integrationName/spaces': 'Integration.spaceInstallations',
+  'GET /v1/integrations/:integrationName/sites': 'Integration.siteInstallations',
+  'POST /v1/integrations/:integrationName/installations/:installationId/tokens': 'Mutation.integrationInstallationTokenCreate',
 };
 
-/**
- * Pending (other branch): twins another helper is adding at the same time (site customization,
- * visitor sign-in key, integration render and dev mode, organization lookup by e-mail domain).
- * Accepted for now; moved into TWINS when that branch is merged.
- */
-export const PENDING_OTHER_BRANCH: Table = {
-  'GET /v1/orgs/:organizationId/sites/:siteId/customization': 'site customization (read)',
-  'PUT /v1/orgs/:organizationId/sites/:siteId/customization': 'site customization (write)',
-  'GET /v1/orgs/:organizationId/sites/:siteId/publishing/auth': 'visitor sign-in key (read)',
-  'PATCH /v1/orgs/:organizationId/sites/:siteId/publishing/auth': 'visitor sign-in key (change)',
-  'POST /v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate': 'visitor sign-in key (regenerate)',
-  'GET /v1/integrations/:integrationName/render': 'integration render',
-  'PUT /v1/integrations/:integrationName/dev': 'integration dev mode (start)',
-  'DELETE /v1/integrations/:integrationName/dev': 'integration dev mode (stop)',
-  'GET /v1/email-domains/:emailDomain/orgs': 'organizations by e-mail domain',
-};
+/** Routes with no GraphQL twin on purpose, each with its reason: none today. */
+export const EXCEPTIONS: Table = {};
 
-/** Routes with no GraphQL twin on purpose, each with its reason. */
-export const EXCEPTIONS: Table = {
-  'POST /v1/integrations/:integrationName/installations/:installationId/tokens':
-    "Issues an installation token to the integration's own backend, which calls it with the integration's token: a step of the integration runtime protocol, not a user action.",
-};
-
-/**
- * Open gaps: REST operations of the integrations, installations and sites modules that have no
- * twin yet and are outside this part (A: content, change requests, comments, spaces, collections,
- * members, teams, organizations). Accepted for now so that the table is complete; each is a twin to add.
- */
-export const OPEN_GAPS: Table = {
-  'POST /v1/integrations/:integrationName': 'publishing an integration (the CLI calls it with the bundled script)',
-  'DELETE /v1/integrations/:integrationName': 'unpublishing an integration',
-  'GET /v1/integrations/:integrationName/installations/:installationId/sites': "an installation's sites",
-  'POST /v1/integrations/:integrationName/installations/:installationId/sites': 'installing on a site',
-  'GET /v1/integrations/:integrationName/installations/:installationId/sites/:siteId': 'one site installation',
-  'PATCH /v1/integrations/:integrationName/installations/:installationId/sites/:siteId': "a site installation's configuration",
-  'DELETE /v1/integrations/:integrationName/installations/:installationId/sites/:siteId': 'uninstalling from a site',
-  'GET /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId': 'one space installation',
-  'PATCH /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId': "a space installation's configuration",
-  'DELETE /v1/integrations/:integrationName/installations/:installationId/spaces/:spaceId': 'uninstalling from one space',
-  'GET /v1/integrations/:integrationName/spaces': 'the spaces an integration is installed on (integration token)',
-  'GET /v1/integrations/:integrationName/sites': 'the sites an integration is installed on (integration token)',
-  'GET /v1/orgs/:organizationId/sites/:siteId/published': "a site's published content, as readers get it",
-};

@@ -1,3 +1,2 @@
 import './types';
 import './mutations';
-import './sso-logins';
