@@ -1,5 +1,6 @@
 import { httpSettings, type Config } from '../config/config';
 import { tooLargeResponse } from '../graphql/http-errors';
+import { PUBLISH_BODY_LIMIT_BYTES } from '../modules/integrations/input';
 import { errorResponse } from '../rest/errors';
 import { BodyTooLargeError, limitBody } from './body-limit';
 import { compressResponse } from './compress';
@@ -12,6 +13,14 @@ interface FetchHandler<C> {
 }
 
 const isGraphQL = (pathname: string) => pathname === '/graphql';
+const PUBLISH_ROUTE = /^\/v1\/integrations\/[^/]+\/?$/;
+
+/** An integration's publish carries its script, icon and previews: it gets the room its schema allows, never less than the server's limit. */
+function bodyLimit(settings: { bodyLimitBytes: number; uploadLimitBytes: number }, request: Request, pathname: string, multipart: boolean): number {
+  if (isGraphQL(pathname)) return multipart ? settings.uploadLimitBytes : settings.bodyLimitBytes;
+  if (request.method === 'POST' && PUBLISH_ROUTE.test(pathname)) return Math.max(settings.bodyLimitBytes, PUBLISH_BODY_LIMIT_BYTES);
+  return settings.bodyLimitBytes;
+}
 
 /**
  * The answer itself when its headers can take more, which is the case for those built here; one
@@ -50,8 +59,8 @@ export function withHttpPolicies<C>(config: Config, app: FetchHandler<C>): Fetch
       const preflight = cors.preflight(request);
       if (preflight) return finish(request, preflight);
       const { pathname } = new URL(request.url);
-      const multipart = request.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data');
-      const limit = isGraphQL(pathname) && multipart ? settings.uploadLimitBytes : settings.bodyLimitBytes;
+      const multipart = request.headers.get('content-type')?.toLowerCase().startsWith('multipart/form-data') ?? false;
+      const limit = bodyLimit(settings, request, pathname, multipart);
       const limited = limitBody(request, limit);
       const tooLarge = (message: string) => (isGraphQL(pathname) ? tooLargeResponse(message) : errorResponse(413, message));
       if (limited instanceof BodyTooLargeError) return finish(request, tooLarge(limited.message));

@@ -16,11 +16,24 @@ export const INTEGRATION_VISIBILITIES = ['public', 'private', 'unlisted'] as con
 
 export const INTEGRATION_NAME = /^[a-zA-Z0-9-_.]+$/;
 
+const ICON_BYTES = 250 * 1024;
+const PREVIEW_BYTES = 1024 * 1024;
+const MAX_PREVIEWS = 3;
+const SCRIPT_CHARACTERS = 10 * 1024 * 1024;
+const base64Length = (bytes: number) => Math.ceil((bytes * 4) / 3) + 4;
+
+/**
+ * The largest body `POST /v1/integrations/{name}` can need with everything at its limit: the icon
+ * and three previews in base64 and a 10 MB script, plus 1 MB for JSON escapes in the script and
+ * the rest of the manifest. About 15.6 MB; every other route keeps the server's body limit.
+ */
+export const PUBLISH_BODY_LIMIT_BYTES = base64Length(ICON_BYTES) + MAX_PREVIEWS * base64Length(PREVIEW_BYTES) + SCRIPT_CHARACTERS + 1024 * 1024;
+
 const base64 = (noun: string, maxBytes: number) =>
   z
     .string({ error: `${noun} must be base64 text` })
     .regex(/^[A-Za-z0-9+/\s]*={0,2}$/, `${noun} must be base64 text`)
-    .refine((s) => Buffer.byteLength(s) <= Math.ceil((maxBytes * 4) / 3) + 4, `${noun} is larger than ${maxBytes / 1024} KB`);
+    .refine((s) => Buffer.byteLength(s) <= base64Length(maxBytes), `${noun} is larger than ${maxBytes / 1024} KB`);
 
 const block = z
   .object({
@@ -42,11 +55,11 @@ const configuration = z.object({ properties: z.record(z.string(), z.record(z.str
 export const publishSchema = z.object(
   {
     runtime: oneOf(['v1', 'v2'], 'runtime').optional(),
-    icon: base64('icon', 250 * 1024).optional(),
+    icon: base64('icon', ICON_BYTES).optional(),
     title: z.string({ error: 'title is required' }).min(2, 'title must be 2 to 30 characters').max(30, 'title must be 2 to 30 characters'),
     description: z.string({ error: 'description is required' }).max(100, 'description must be at most 100 characters'),
     summary: z.string().max(2048, { message: 'summary must be at most 2048 characters', abort: true }).superRefine(acceptableMarkdown).optional(),
-    previewImages: z.array(base64('previewImages', 1024 * 1024)).max(3, 'previewImages: at most 3 images').optional(),
+    previewImages: z.array(base64('previewImages', PREVIEW_BYTES)).max(MAX_PREVIEWS, `previewImages: at most ${MAX_PREVIEWS} images`).optional(),
     visibility: oneOf(INTEGRATION_VISIBILITIES, 'visibility').optional(),
     target: oneOf(INTEGRATION_TARGETS, 'target').optional(),
     scopes: z.array(oneOf(INTEGRATION_SCOPES, 'scope'), { error: 'scopes is required' }),
@@ -55,7 +68,7 @@ export const publishSchema = z.object(
     contentSources: z.array(contentSource).optional(),
     externalLinks: z.array(z.object({ url: webUrlSchema(null), label: z.string() })).max(5).optional(),
     configurations: z.object({ account: configuration.optional(), space: configuration.optional(), site: configuration.optional() }).optional(),
-    script: z.string({ error: 'script is required' }).min(1, 'script is required').max(10 * 1024 * 1024, 'script is larger than 10 MB'),
+    script: z.string({ error: 'script is required' }).min(1, 'script is required').max(SCRIPT_CHARACTERS, 'script is larger than 10 MB'),
     organization: z.string({ error: 'organization is required' }).min(1, 'organization is required'),
     secrets: z
       .record(z.string(), z.string({ error: 'secrets: values must be strings' }))
