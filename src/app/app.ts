@@ -31,6 +31,7 @@ import type { RequestContext } from '../context/request-context';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset, graphiqlPage, wantsGraphiQL } from './graphiql';
 import { withHttpPolicies } from './http-policies';
 import { graphqlPost } from './graphql-post';
+import './integration-environment';
 import type { ReadRouting } from '../db/replica';
 import { afterGraphql, routeRest, useReadRouting, type GraphqlRoute } from './read-routing';
 

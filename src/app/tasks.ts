@@ -1,5 +1,6 @@
 import type { AnyTask, JobDefinition } from '../jobs/job';
 import { purgeRateLimitsJob } from '../jobs/purge-rate-limits';
+import './integration-environment';
 import { openApiProcessTask } from '../modules/openapi/service';
 import { deliverTask } from '../modules/installations/service';
 import { purgeDeletedSpacesJob } from '../modules/spaces/service';

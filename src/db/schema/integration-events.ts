@@ -3,7 +3,8 @@ import { ts } from './columns';
 import { integrationInstallations } from './installations';
 import { integrations } from './integrations';
 
-export type IntegrationEventStatus = 'pending' | 'success' | 'failed';
+/** `not_handled`: the integration answered 406, the official runtime's answer for an event type it has no handler for. */
+export type IntegrationEventStatus = 'pending' | 'success' | 'failed' | 'not_handled';
 
 /** One event for one installation, with its delivery outcome and the trace of the run. */
 export const integrationEvents = pgTable(

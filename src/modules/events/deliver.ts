@@ -1,15 +1,20 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { RequestContext } from '../../context/request-context';
 import type { Db } from '../../db/client';
 import type { TaskDefinition } from '../../jobs/job';
 import { deliverEvent, type DeliveryResult, type DeliveryTarget } from '../../runtime/deliver';
 import { decryptSecrets, issueToken, readStoredFile } from '../integrations/service';
 import { integrationEvents, type IntegrationEventLog, type IntegrationEventRow } from '../../db/schema/integration-events';
-import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow } from '../../db/schema/installations';
+import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow, type SiteInstallationRow, type SpaceInstallationRow } from '../../db/schema/installations';
 import { integrations, type IntegrationRow } from '../../db/schema/integrations';
+import { presentEnvironmentSubjects, type DeliveryContext } from './environment';
 import { DELIVER_TASK } from './record';
 
+export type { DeliveryContext } from './environment';
+
 const MAX_ATTEMPTS = 3;
+
+/** What `createIntegration()` of @gitbook/runtime answers for an event type without a handler. */
+const NOT_HANDLED = 406;
 
 function logLine(line: string, at: Date): IntegrationEventLog {
   const m = /^\[(debug|info|warn|error|log|quire)\]\s?(.*)$/s.exec(line);
@@ -17,8 +22,6 @@ function logLine(line: string, at: Date): IntegrationEventLog {
   return { message: m ? m[2]! : line, timestamp: at.toISOString(), level };
 }
 
-/** What a delivery needs besides the event: the database, the settings and the clock. */
-export type DeliveryContext = Pick<RequestContext, 'db' | 'config' | 'now'>;
 
 /** For deliveries whose answer goes back to a caller (render, fetch). */
 export interface InlineDelivery {
@@ -30,6 +33,8 @@ export interface InlineDelivery {
 
 export interface Delivered {
   result: DeliveryResult;
+  /** The integration has no handler for this event type: done, not a failure, never retried. */
+  notHandled: boolean;
   /** Tries so far, this one included. */
   attempts: number;
 }
@@ -44,7 +49,7 @@ export interface LoadedEvent {
 /** Delivers one recorded event by id (the queue task). Null when the event is gone or already delivered. */
 export async function deliverRecorded(ctx: DeliveryContext, eventId: string): Promise<Delivered | null> {
   const [event] = await ctx.db.select().from(integrationEvents).where(eq(integrationEvents.id, eventId));
-  if (!event || event.status === 'success') return null;
+  if (!event || event.status === 'success' || event.status === 'not_handled') return null;
   const [integration] = await ctx.db.select().from(integrations).where(eq(integrations.id, event.integrationId));
   const [installation] = event.installationId ? await ctx.db.select().from(integrationInstallations).where(eq(integrationInstallations.id, event.installationId)) : [];
   if (!integration) return null;
@@ -66,15 +71,14 @@ export async function deliverLoaded(ctx: DeliveryContext, { event, integration, 
       ? { kind: 'script', integrationId: integration.id, version: integration.version, script: script.toString('utf8') }
       : null;
   const expires = new Date(ctx.now().getTime() + 3600_000);
+  const integrationToken = await issueToken(ctx.db, integration.id, null, expires);
   const environment = {
     apiEndpoint: ctx.config.publicUrl,
     apiTokens: {
-      integration: await issueToken(ctx.db, integration.id, null, expires),
+      integration: integrationToken,
       ...(installation ? { installation: await issueToken(ctx.db, integration.id, installation.id, expires) } : {}),
     },
-    integration: { name: integration.name, version: integration.version, scopes: integration.scopes, title: integration.title },
-    ...(installation ? { installation: { id: installation.id, status: installation.status, configuration: installation.configuration, externalIds: installation.externalIds, target: { organization: installation.organizationId } } } : {}),
-    ...(await contentInstallation(ctx.db, event)),
+    ...(await presentEnvironmentSubjects(ctx, { integration, integrationToken, ...(installation ? { installation } : {}), ...(installation ? await contentInstallation(ctx.db, event) : {}) })),
     secrets: await decryptSecrets(ctx.db, integration.secrets),
     signingSecrets: { integration: integration.signingSecret },
   };
@@ -83,27 +87,31 @@ export async function deliverLoaded(ctx: DeliveryContext, { event, integration, 
     : { ok: false, status: 0, logs: [], error: 'no runtime available: the script bundle is missing', durationMs: 0 };
   const refused = result.ok && check ? check(result) : null;
   if (refused) result = { ...result, ok: false, error: refused };
+  // An answer an inline caller waits for (fetch, render) is that caller's business, whatever its status.
+  const notHandled = !result.ok && !check && event.type !== 'fetch' && result.failure === 'status' && result.status === NOT_HANDLED;
   const now = ctx.now();
-  const logs = [...event.logs, ...result.logs.map((l) => logLine(l, now)), ...(result.ok ? [] : [logLine(`[error] ${result.error ?? 'delivery failed'}`, now)])];
+  const outcome = result.ok ? [] : notHandled ? [logLine(`[info] not handled: the integration has no handler for "${event.type}" events`, now)] : [logLine(`[error] ${result.error ?? 'delivery failed'}`, now)];
+  const logs = [...event.logs, ...result.logs.map((l) => logLine(l, now)), ...outcome];
+  const failed = !result.ok && !notHandled;
   await ctx.db
     .update(integrationEvents)
-    .set({ status: result.ok ? 'success' : 'failed', logs, attempts: sql`${integrationEvents.attempts} + 1`, error: result.ok ? null : (result.error ?? 'delivery failed'), updatedAt: now })
+    .set({ status: result.ok ? 'success' : notHandled ? 'not_handled' : 'failed', logs, attempts: sql`${integrationEvents.attempts} + 1`, error: failed ? (result.error ?? 'delivery failed') : null, updatedAt: now })
     .where(eq(integrationEvents.id, event.id));
-  return { result, attempts: event.attempts + 1 };
+  return { result, notHandled, attempts: event.attempts + 1 };
 }
 
-/** The space or site installation an event concerns, with its configuration, as the environment's `spaceInstallation` / `siteInstallation`. */
-async function contentInstallation(db: Db, event: IntegrationEventRow): Promise<Record<string, unknown>> {
+/** The space or site installation an event concerns, for the environment's `spaceInstallation` / `siteInstallation`. */
+async function contentInstallation(db: Db, event: IntegrationEventRow): Promise<{ spaceInstallation?: SpaceInstallationRow; siteInstallation?: SiteInstallationRow }> {
   if (!event.installationId) return {};
   if (event.spaceId) {
     const s = integrationSpaceInstallations;
     const [row] = await db.select().from(s).where(and(eq(s.installationId, event.installationId), eq(s.spaceId, event.spaceId)));
-    return row ? { spaceInstallation: { space: row.spaceId, status: row.status, configuration: row.configuration, externalIds: row.externalIds } } : {};
+    return row ? { spaceInstallation: row } : {};
   }
   if (event.siteId) {
     const s = integrationSiteInstallations;
     const [row] = await db.select().from(s).where(and(eq(s.installationId, event.installationId), eq(s.siteId, event.siteId)));
-    return row ? { siteInstallation: { site: row.siteId, status: row.status, configuration: row.configuration, externalIds: row.externalIds } } : {};
+    return row ? { siteInstallation: row } : {};
   }
   return {};
 }
@@ -116,6 +124,6 @@ export const deliverTask: TaskDefinition<{ eventId: string }> = {
   concurrency: 4,
   async run(ctx, { eventId }) {
     const delivered = await deliverRecorded(ctx, eventId);
-    if (delivered && !delivered.result.ok && delivered.attempts < MAX_ATTEMPTS) throw new Error(`Delivery of event ${eventId} failed: ${delivered.result.error}`);
+    if (delivered && !delivered.result.ok && !delivered.notHandled && delivered.attempts < MAX_ATTEMPTS) throw new Error(`Delivery of event ${eventId} failed: ${delivered.result.error}`);
   },
 };

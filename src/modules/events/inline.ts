@@ -3,7 +3,7 @@ import { requireViewer, type RequestContext } from '../../context/request-contex
 import { NotFoundError, UpstreamError, ValidationError } from '../../domain/errors';
 import { validateContentKitTree, type RenderRequest } from '../../runtime/render';
 import { findIntegrationForEndpoint } from '../integrations/service';
-import { integrationInstallations, type InstallationRow } from '../../db/schema/installations';
+import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow } from '../../db/schema/installations';
 import { type IntegrationRow } from '../../db/schema/integrations';
 import { deliverLoaded } from './deliver';
 import { installationGiven, recordInlineEvent } from './record';
@@ -78,15 +78,25 @@ export interface EndpointAnswer {
 const DROPPED = new Set(['set-cookie', 'content-length', 'transfer-encoding', 'connection', 'content-encoding']);
 const METHODS = new Set(['get', 'post', 'put', 'delete']);
 
+/** Whose public endpoint a request is for: the integration's, an installation's, or a space or site installation's. */
+export interface EndpointTarget {
+  name: string;
+  installationId?: string;
+  spaceId?: string;
+  siteId?: string;
+}
+
 /**
- * A request to an integration's public endpoint (`/v1/integrations/{name}/integration/...`, or an
- * installation's `.../installations/{id}/integration/...`): anyone may call it (webhooks, OAuth
- * callbacks), so no token is read. It becomes a `fetch` event, delivered with the request's body,
- * and the integration's answer is the response.
+ * A request to an integration's public endpoint (`/v1/integrations/{name}/integration/...`, an
+ * installation's `.../installations/{id}/integration/...`, or a space or site installation's
+ * `.../installations/{id}/spaces/{space}/integration/...`, `.../sites/{site}/integration/...`):
+ * anyone may call it (webhooks, OAuth callbacks), so no token is read. It becomes a `fetch` event,
+ * delivered with the request's body and the installations concerned in the environment, and the
+ * integration's answer is the response.
  */
 export async function deliverFetch(
   ctx: RequestContext,
-  target: { name: string; installationId?: string },
+  target: EndpointTarget,
   request: { method: string; url: string; headers: Record<string, string>; body: Uint8Array },
 ): Promise<EndpointAnswer> {
   const integration = await findIntegrationForEndpoint(ctx, target.name);
@@ -98,10 +108,21 @@ export async function deliverFetch(
       .from(integrationInstallations)
       .where(and(eq(integrationInstallations.id, target.installationId), eq(integrationInstallations.integrationId, integration.id)));
     if (!installation) throw new NotFoundError('Integration installation');
+    if (target.spaceId) {
+      const s = integrationSpaceInstallations;
+      const [given] = await ctx.db.select({ id: s.spaceId }).from(s).where(and(eq(s.installationId, installation.id), eq(s.spaceId, target.spaceId)));
+      if (!given) throw new NotFoundError('Space installation');
+    }
+    if (target.siteId) {
+      const s = integrationSiteInstallations;
+      const [given] = await ctx.db.select({ id: s.siteId }).from(s).where(and(eq(s.installationId, installation.id), eq(s.siteId, target.siteId)));
+      if (!given) throw new NotFoundError('Site installation');
+    }
   }
   const method = request.method.toLowerCase();
   if (!METHODS.has(method)) throw new ValidationError(`An integration endpoint answers GET, POST, PUT and DELETE, not ${request.method}`);
-  const event = await recordInlineEvent(ctx.db, { integrationId: integration.id, installationId: installation?.id ?? null }, {
+  const scope = installation ? { ...(target.spaceId ? { spaceId: target.spaceId } : {}), ...(target.siteId ? { siteId: target.siteId } : {}) } : {};
+  const event = await recordInlineEvent(ctx.db, { integrationId: integration.id, installationId: installation?.id ?? null, ...scope }, {
     type: 'fetch',
     request: { method, url: request.url, headers: request.headers },
   });

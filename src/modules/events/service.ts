@@ -6,4 +6,5 @@
  */
 export { DELIVER_TASK, emitIntegrationEvent, installationGiven, recordEvent, type EventScope } from './record';
 export { deliverRecorded, deliverTask, type Delivered, type DeliveryContext } from './deliver';
+export { presentEnvironmentWith, type EnvironmentPresenter, type EnvironmentSubjects } from './environment';
 export { activeInstallation, deliverFetch, renderIntegrationUI, type EndpointAnswer, type RenderScope } from './inline';

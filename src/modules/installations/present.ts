@@ -5,6 +5,9 @@ import type { IntegrationRow } from '../../db/schema/integrations';
 
 const base = (ctx: RequestContext, integrationId: string) => `${ctx.config.publicUrl}/v1/integrations/${integrationId}`;
 
+/** `publicContentEndpoint` is read by newer releases of @gitbook/runtime: the same endpoint as `publicEndpoint`. */
+const endpoints = (location: string) => ({ publicEndpoint: `${location}/integration`, publicContentEndpoint: `${location}/integration` });
+
 export function presentInstallation(ctx: RequestContext, row: InstallationRow, name: string) {
   const location = `${base(ctx, encodeURIComponent(name))}/installations/${row.id}`;
   return {
@@ -16,7 +19,7 @@ export function presentInstallation(ctx: RequestContext, row: InstallationRow, n
     configuration: row.configuration,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    urls: { location, app: `${ctx.config.appUrl}/o/${row.organizationId}/integrations/${encodeURIComponent(name)}`, publicEndpoint: `${location}/integration` },
+    urls: { location, app: `${ctx.config.appUrl}/o/${row.organizationId}/integrations/${encodeURIComponent(name)}`, ...endpoints(location) },
     externalIds: row.externalIds,
     target: { organization: row.organizationId },
   };
@@ -24,12 +27,12 @@ export function presentInstallation(ctx: RequestContext, row: InstallationRow, n
 
 export function presentSpaceInstallation(ctx: RequestContext, row: SpaceInstallationRow, name: string) {
   const location = `${base(ctx, encodeURIComponent(name))}/installations/${row.installationId}/spaces/${row.spaceId}`;
-  return { integration: name, installation: row.installationId, status: row.status, configuration: row.configuration, externalIds: row.externalIds, urls: { location, publicEndpoint: `${location}/integration` }, space: row.spaceId };
+  return { integration: name, installation: row.installationId, status: row.status, configuration: row.configuration, externalIds: row.externalIds, urls: { location, ...endpoints(location) }, space: row.spaceId };
 }
 
 export function presentSiteInstallation(ctx: RequestContext, row: SiteInstallationRow, name: string) {
   const location = `${base(ctx, encodeURIComponent(name))}/installations/${row.installationId}/sites/${row.siteId}`;
-  return { integration: name, installation: row.installationId, status: row.status, configuration: row.configuration, externalIds: row.externalIds, urls: { location, publicEndpoint: `${location}/integration` }, site: row.siteId };
+  return { integration: name, installation: row.installationId, status: row.status, configuration: row.configuration, externalIds: row.externalIds, urls: { location, ...endpoints(location) }, site: row.siteId };
 }
 
 export function presentEvent(_ctx: RequestContext, row: IntegrationEventRow) {
@@ -39,8 +42,10 @@ export function presentEvent(_ctx: RequestContext, row: IntegrationEventRow) {
     ...(row.installationId ? { installationId: row.installationId } : {}),
     createdAt: row.createdAt.toISOString(),
     payload: row.payload,
-    // `pending` is ours: the spec knows only the outcomes, and a pending event has none yet.
-    status: row.status === 'success' ? ('success' as const) : ('failed' as const),
+    // `pending` is ours: the spec knows only the outcomes, and a pending event has none yet. An
+    // event without a handler was delivered and answered as the runtime answers it: not a failure.
+    // Its trace says it was not handled.
+    status: row.status === 'success' || row.status === 'not_handled' ? ('success' as const) : ('failed' as const),
   };
 }
 

@@ -84,19 +84,21 @@ export function installationRoutes(r: RestRouter): void {
   });
 }
 
-/** `/v1/integrations/{name}[/installations/{id}]/integration[/...]`: an integration's public endpoint. */
-export const INTEGRATION_ENDPOINT = /^\/v1\/integrations\/([^/]+)\/(?:installations\/([^/]+)\/)?integration(?:\/.*)?$/;
+/** `/v1/integrations/{name}[/installations/{id}[/spaces/{space} or /sites/{site}]]/integration[/...]`: an integration's public endpoint. */
+export const INTEGRATION_ENDPOINT = /^\/v1\/integrations\/([^/]+)\/(?:installations\/([^/]+)\/(?:(spaces|sites)\/([^/]+)\/)?)?integration(?:\/.*)?$/;
 
 /** Hands a request to an integration's public endpoint to the integration, and its answer back. */
 export async function serveIntegrationEndpoint(ctx: Parameters<typeof deliverFetch>[0], request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const [, name, installationId] = INTEGRATION_ENDPOINT.exec(url.pathname) ?? [];
+  const [, name, installationId, kind, contentId] = INTEGRATION_ENDPOINT.exec(url.pathname) ?? [];
+  const content = contentId ? { [kind === 'spaces' ? 'spaceId' : 'siteId']: decodeURIComponent(contentId) } : {};
   const headers: Record<string, string> = {};
   // Cookies of Quire's origin belong to Quire's own pages, not to an integration's code.
   request.headers.forEach((value, key) => {
     if (key !== 'cookie') headers[key] = value;
   });
   const body = request.method === 'GET' || request.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await request.arrayBuffer());
-  const answer = await deliverFetch(ctx, { name: decodeURIComponent(name ?? ''), ...(installationId ? { installationId: decodeURIComponent(installationId) } : {}) }, { method: request.method, url: url.toString(), headers, body });
+  const target = { name: decodeURIComponent(name ?? ''), ...(installationId ? { installationId: decodeURIComponent(installationId), ...content } : {}) };
+  const answer = await deliverFetch(ctx, target, { method: request.method, url: url.toString(), headers, body });
   return new Response(answer.body.length ? new Uint8Array(answer.body) : null, { status: answer.status, headers: answer.headers });
 }

@@ -15,6 +15,8 @@ export function integrationUrls(ctx: RequestContext, row: IntegrationRow) {
     app: `${ctx.config.appUrl}/integrations/${encodeURIComponent(row.name)}`,
     assets: `${ctx.config.publicUrl}${ASSETS_PATH}`,
     publicEndpoint: `${location}/integration`,
+    // Newer releases of @gitbook/runtime read this one; the same endpoint serves both.
+    publicContentEndpoint: `${location}/integration`,
   };
 }
 

@@ -29,6 +29,7 @@ const EventStatusEnum = builder.enumType('IntegrationEventStatus', {
     PENDING: { value: 'pending' as const, description: 'Not delivered yet, or being retried.' },
     SUCCESS: { value: 'success' as const, description: 'The integration handled it.' },
     FAILED: { value: 'failed' as const, description: 'Every try failed: see the trace.' },
+    NOT_HANDLED: { value: 'not_handled' as const, description: 'Delivered once; the integration has no handler for its type (it answered 406). Not retried.' },
   },
 });
 
