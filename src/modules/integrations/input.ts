@@ -25,7 +25,7 @@ const base64Length = (bytes: number) => Math.ceil((bytes * 4) / 3) + 4;
 /**
  * The largest body `POST /v1/integrations/{name}` can need with everything at its limit: the icon
  * and three previews in base64 and a 10 MB script, plus 1 MB for JSON escapes in the script and
- * the rest of the manifest. About 15.6 MB; every other route keeps the server's body limit.
+ * the rest of the manifest: 16,069,992 bytes (15.3 MiB). Every other route keeps the server's body limit.
  */
 export const PUBLISH_BODY_LIMIT_BYTES = base64Length(ICON_BYTES) + MAX_PREVIEWS * base64Length(PREVIEW_BYTES) + SCRIPT_CHARACTERS + 1024 * 1024;
 
