@@ -174,7 +174,7 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   if (!entry || entry.page.data.type !== 'document') return notFound(base);
 
   if (req.visitor) {
-    const view = { organizationId: site.organizationId, siteId: site.id, siteSpaceId: place.variant.id, spaceId: space.id, pageId: entry.page.data.id, url: req.url, visitor: req.visitor };
+    const view = { organizationId: site.organizationId, siteId: site.id, siteSpaceId: place.variant.id, spaceId: space.id, pageId: entry.page.data.id, url: req.url, visitor: req.visitor, cookies: req.cookies };
     await announceView(ctx, view);
   }
   const customization = await customizationOf(ctx, site.id);

@@ -191,3 +191,20 @@ describe('site scripts over HTTP', () => {
     expect(res.headers.get('content-security-policy')).not.toContain('script-src');
   });
 });
+
+describe('page views', () => {
+  it("tell the integration the visitor's cookies, without Quire's share key and visitor token", async () => {
+    const res = await getPage({ cookie: `consent=granted; _ga=GA1.2.345; quire_share_${siteId}=secret-key; quire_visitor_${siteId}=signed.jwt.token` });
+    expect(res.status).toBe(200);
+    let view: EventItem | undefined;
+    for (let tries = 0; !view && tries < 600; tries++) {
+      view = (await events('site_view')).find((e) => e.payload.visitor.cookies.consent && e.status === 'success');
+      if (!view) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!view) throw new Error(`no site_view with the cookies: ${JSON.stringify(await events('site_view'))}`);
+    expect(view.payload.visitor.cookies).toEqual({ consent: 'granted', _ga: 'GA1.2.345' });
+    const detail = await api('GET', `/v1/integrations/${NAME}/events/${view.id}`);
+    const seen = (detail.body.trace.logs as { message: string }[]).map((l) => /^site_view cookies: (.*)$/.exec(l.message)?.[1]).find(Boolean);
+    expect(JSON.parse(seen ?? 'null')).toEqual({ consent: 'granted', _ga: 'GA1.2.345' });
+  });
+});
