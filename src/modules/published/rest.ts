@@ -12,7 +12,7 @@ import {
   type PublishedAnswer,
 } from './service';
 import type { SitePublishingAuthRow } from '../../db/schema/published';
-import { pagePolicy } from './csp';
+import { pagePolicy } from './service';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 
