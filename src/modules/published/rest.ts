@@ -4,6 +4,7 @@ import type { PublishingAuthUpdateInput } from './input';
 import {
   getCustomization,
   getPublishingAuth,
+  pagePolicy,
   readPublished,
   readPublishedByHost,
   regeneratePublishingAuth,
@@ -12,7 +13,6 @@ import {
   type PublishedAnswer,
 } from './service';
 import type { SitePublishingAuthRow } from '../../db/schema/published';
-import { pagePolicy } from './service';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 
