@@ -29,6 +29,8 @@ export interface InlineDelivery {
   check?: (result: DeliveryResult) => string | null;
   /** The body of the HTTP request a `fetch` event stands for; not stored with the event. */
   fetchBody?: Uint8Array;
+  /** Time for this delivery when the caller cannot wait the runtime's usual deadline (a page being served). */
+  deadlineMs?: number;
 }
 
 export interface Delivered {
@@ -62,7 +64,7 @@ export async function deliverRecorded(ctx: DeliveryContext, eventId: string): Pr
  * and the trace are written on the event; an answer `check` refuses fails it with that reason.
  */
 export async function deliverLoaded(ctx: DeliveryContext, { event, integration, installation }: LoadedEvent, options: InlineDelivery = {}): Promise<Delivered> {
-  const { check, fetchBody } = options;
+  const { check, fetchBody, deadlineMs } = options;
   const tunnel = integration.devTunnelUrl && (integration.devAll || installation?.organizationId === integration.ownerId);
   const script = tunnel ? null : await readStoredFile(ctx.db, integration.scriptBlob);
   const target: DeliveryTarget | null = tunnel
@@ -83,7 +85,7 @@ export async function deliverLoaded(ctx: DeliveryContext, { event, integration, 
     signingSecrets: { integration: integration.signingSecret },
   };
   let result: DeliveryResult = target
-    ? await deliverEvent(target, event.payload, environment, { allowHosts: ctx.config.fetchAllowHosts ?? [], apiBaseUrl: ctx.config.publicUrl, ...(fetchBody !== undefined ? { fetchBody } : {}) })
+    ? await deliverEvent(target, event.payload, environment, { allowHosts: ctx.config.fetchAllowHosts ?? [], apiBaseUrl: ctx.config.publicUrl, ...(fetchBody !== undefined ? { fetchBody } : {}), ...(deadlineMs !== undefined ? { deadlineMs } : {}) })
     : { ok: false, status: 0, logs: [], error: 'no runtime available: the script bundle is missing', durationMs: 0 };
   const refused = result.ok && check ? check(result) : null;
   if (refused) result = { ...result, ok: false, error: refused };

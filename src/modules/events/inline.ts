@@ -5,7 +5,7 @@ import { validateContentKitTree, type RenderRequest } from '../../runtime/render
 import { findIntegrationForEndpoint } from '../integrations/service';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow } from '../../db/schema/installations';
 import { type IntegrationRow } from '../../db/schema/integrations';
-import { deliverLoaded } from './deliver';
+import { deliverLoaded, type Delivered, type DeliveryContext } from './deliver';
 import { installationGiven, recordInlineEvent } from './record';
 
 /*
@@ -132,4 +132,14 @@ export async function deliverFetch(
   if (!response) throw new UpstreamError(`The integration ${integration.name} did not answer: ${delivered.result.error ?? 'no answer'}`);
   const headers = Object.fromEntries(Object.entries(response.headers).filter(([key]) => !DROPPED.has(key)));
   return { status: response.status, headers, body: response.body };
+}
+
+/**
+ * Asks a site installation for the script its published pages carry (`fetch_published_script`,
+ * the spec's site event: the installation and the site). Recorded with its trace like any event;
+ * `deadlineMs` bounds it, since a page waits on it.
+ */
+export async function deliverPublishedScript(ctx: DeliveryContext, integration: IntegrationRow, installation: InstallationRow, siteId: string, deadlineMs: number): Promise<Delivered> {
+  const event = await recordInlineEvent(ctx.db, { integrationId: integration.id, installationId: installation.id, siteId }, { type: 'fetch_published_script' });
+  return deliverLoaded(ctx, { event, integration, installation }, { deadlineMs });
 }

@@ -45,6 +45,8 @@ export interface PageView {
   page: { title: string; description?: string; html: string; headings: Heading[]; showTitle: boolean; showDescription: boolean; showOutline: boolean; showSidebar: boolean };
   previous?: NavLink;
   next?: NavLink;
+  /** Integrations' site scripts, each already safe inside `<script>` and allowed by the page's policy. */
+  scripts?: string[];
 }
 
 const CSS = `
@@ -122,6 +124,7 @@ ${v.previous || v.next ? `<nav class="pager" aria-label="Pagination">${v.previou
 ${page.showOutline && page.headings.length ? `<nav class="outline" aria-label="On this page"><strong>On this page</strong>${page.headings.map((h) => `<a class="d${h.depth}" href="#${esc(h.id)}">${esc(h.text)}</a>`).join('')}</nav>` : '<div></div>'}
 </main>
 ${v.chrome.footer.length || v.chrome.copyright ? `<footer>${v.chrome.footer.map((g) => `<section><strong>${esc(g.title)}</strong>${nav(g.links)}</section>`).join('')}${v.chrome.copyright ? `<p class="copyright">${esc(v.chrome.copyright)}</p>` : ''}</footer>` : ''}
+${(v.scripts ?? []).map((code) => `<script>${code}</script>`).join('')}
 </body></html>`;
 }
 

@@ -7,6 +7,8 @@ import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../../db/schema/site
 import { spaceById } from '../spaces/service';
 import { esc, markdownToHtml } from './html';
 import { renderMessage, renderPage, type Chrome, type NavLink, type SidebarItem } from './layout';
+import { pagePolicy } from './csp';
+import { siteScripts, type SiteScript } from './scripts';
 import { customizationOf, existingPublishingAuth } from './settings';
 import { announceView, type ViewVisitor } from './views';
 import { verifyVisitorToken } from './visitor-token';
@@ -30,7 +32,7 @@ export interface PublishedRequest {
 }
 
 export type PublishedAnswer =
-  | { kind: 'html'; status: 200 | 401 | 404; html: string; etag?: string; cookies: string[]; private: boolean }
+  | { kind: 'html'; status: 200 | 401 | 404; html: string; etag?: string; cookies: string[]; private: boolean; /** The page's Content-Security-Policy when its scripts widen the usual one. */ policy?: string }
   | { kind: 'not-modified'; etag: string }
   | { kind: 'redirect'; location: string }
   | { kind: 'text'; contentType: string; body: string }
@@ -164,29 +166,32 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const pages = documents(content);
   if (searchAt >= 0) {
     const customization = await customizationOf(ctx, site.id);
-    const html = await renderSearch(ctx, { site, base, place, content, pages, claims, theme: themeOf(req.theme, customization.settings), customization: customization.settings }, req.query ?? '');
-    return { kind: 'html', status: 200, html, cookies, private: true };
+    const scripts = await siteScripts(ctx, site);
+    const html = await renderSearch(ctx, { site, base, place, content, pages, claims, theme: themeOf(req.theme, customization.settings), customization: customization.settings, scripts }, req.query ?? '');
+    return { kind: 'html', status: 200, html, cookies, private: true, policy: pagePolicy(scripts) };
   }
   const entry = place.pagePath ? content.tree.byPath.get(place.pagePath) : pages[0] && content.tree.byId.get(pages[0].data.id);
   if (!entry || entry.page.data.type !== 'document') return notFound(base);
 
   if (req.visitor) {
-    const view = { organizationId: site.organizationId, siteId: site.id, siteSpaceId: place.variant.id, spaceId: space.id, pageId: entry.page.data.id, url: req.url, visitor: req.visitor };
+    const view = { organizationId: site.organizationId, siteId: site.id, siteSpaceId: place.variant.id, spaceId: space.id, pageId: entry.page.data.id, url: req.url, visitor: req.visitor, cookies: req.cookies };
     await announceView(ctx, view);
   }
   const customization = await customizationOf(ctx, site.id);
   const theme = themeOf(req.theme, customization.settings);
+  const scripts = await siteScripts(ctx, site);
+  const policy = pagePolicy(scripts);
   const etag = `"${createHash('sha1')
-    .update(JSON.stringify([site.id, site.updatedAt, customization.updatedAt, space.revisionId, place.variant.id, entry.path, theme, claims, tree.sections, tree.groups, tree.siteSpaces]))
+    .update(JSON.stringify([site.id, site.updatedAt, customization.updatedAt, space.revisionId, place.variant.id, entry.path, theme, claims, tree.sections, tree.groups, tree.siteSpaces, policy]))
     .digest('base64url')}"`;
   if (req.ifNoneMatch === etag) return { kind: 'not-modified', etag };
   const cached = rendered.get(etag);
-  if (cached) return { kind: 'html', status: 200, html: cached, etag, cookies, private: restricted };
+  if (cached) return { kind: 'html', status: 200, html: cached, etag, cookies, private: restricted, policy };
 
-  const html = await renderPublishedPage(ctx, { site, base, place, content, entry, pages, claims, theme, customization: customization.settings });
+  const html = await renderPublishedPage(ctx, { site, base, place, content, entry, pages, claims, theme, customization: customization.settings, scripts });
   if (rendered.size >= CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
   rendered.set(etag, html);
-  return { kind: 'html', status: 200, html, etag, cookies, private: restricted };
+  return { kind: 'html', status: 200, html, etag, cookies, private: restricted, policy };
 }
 
 /** Search results within the variant the reader is in: pages they could open, none marked noIndex. */
@@ -257,9 +262,10 @@ interface RenderInput {
   pages: TreePage[];
   theme: 'light' | 'dark';
   customization: Record<string, unknown>;
+  scripts: SiteScript[];
 }
 
-async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, claims, theme, customization }: RenderInput): Promise<string> {
+async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, claims, theme, customization, scripts }: RenderInput): Promise<string> {
   const root = place.prefix ? `${base}/${place.prefix}` : base;
   const pageHref = (e: PageEntry) => `${root}/${e.path}`;
   const resolve = linkResolver(ctx, content, entry);
@@ -322,6 +328,7 @@ async function renderPublishedPage(ctx: RequestContext, { site, base, place, con
       showSidebar: layout?.tableOfContents ?? true,
     },
     ...((layout?.pagination ?? true) ? { previous: link(navigable[at - 1]), next: link(navigable[at + 1]) } : {}),
+    scripts: scripts.map((s) => s.inline),
   });
 }
 

@@ -4,6 +4,7 @@ import type { PublishingAuthUpdateInput } from './input';
 import {
   getCustomization,
   getPublishingAuth,
+  pagePolicy,
   readPublished,
   readPublishedByHost,
   regeneratePublishingAuth,
@@ -111,8 +112,7 @@ function respond(answer: PublishedAnswer): Response {
       const headers = new Headers({
         'content-type': 'text/html; charset=utf-8',
         'cache-control': answer.private ? 'private, no-cache' : 'public, no-cache',
-        // Pages run no script at all: their own styles, and images from the site's files or the web.
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        'content-security-policy': answer.policy ?? pagePolicy(),
       });
       if (answer.etag) headers.set('etag', answer.etag);
       for (const c of answer.cookies) headers.append('set-cookie', c);

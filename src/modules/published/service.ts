@@ -1,2 +1,3 @@
+export { pagePolicy } from './csp';
 export { readPublished, readPublishedByHost, type PublishedAnswer, type PublishedRequest } from './reader';
 export { CUSTOMIZATION_URLS, getCustomization, getPublishingAuth, regeneratePublishingAuth, updateCustomization, updatePublishingAuth } from './settings';
