@@ -386,7 +386,8 @@ const ROWS: Row[] = [
     setup: async (who) => {
       const id = await freshSpace(who);
       const path = `/v1/spaces/${id}`;
-      return { path, subject: id, after: async (applied) => expect((await adminGet(path)).status).toBe(applied ? 404 : 200) };
+      // A deleted space is still shown, with deletedAt, while it can be restored.
+      return { path, subject: id, after: async (applied) => expect((await adminGet(path)).body.deletedAt !== undefined).toBe(applied) };
     },
   },
   {
@@ -433,7 +434,7 @@ const ROWS: Row[] = [
       return {
         path: `/v1/spaces/${id}/restore`,
         subject: id,
-        after: async (applied) => expect((await adminGet(`/v1/spaces/${id}`)).status).toBe(applied ? 200 : 404),
+        after: async (applied) => expect((await adminGet(`/v1/spaces/${id}`)).body.deletedAt === undefined).toBe(applied),
       };
     },
   },
