@@ -123,10 +123,10 @@ const ROWS: Row[] = [
     cell: () => ({ rest: { method: 'GET', path: APP }, gql: node(gid('Integration', app.id)) }),
   },
   {
-    // Publishing names the organization: one the caller cannot see is a 400, as for one that does not exist.
+    // Publishing names the organization: one the caller cannot see is a 404, as for one that does not exist.
     op: 'publish a new version',
     both: true,
-    expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'invalid', 'forbidden', 'invalid', 'unauthenticated'],
+    expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'not_found', 'forbidden', 'not_found', 'unauthenticated'],
     cell: () => {
       const { organization, visibility, ...rest } = manifest('public');
       return {
