@@ -41,7 +41,7 @@ export function defineMutation<Fields extends InputFieldMap, Result extends Reco
     name,
     { description: definition.inputDescription ?? `Input of ${name}.`, inputFields: definition.input },
     {
-      description: definition.description,
+      description: definition.gone ? `${definition.description} When the target is missing or hidden from the caller, it succeeds and changes nothing.` : definition.description,
       resolve: (_root, args, ctx) => {
         // clientMutationId belongs to the Relay envelope, not to the service's input.
         const { clientMutationId: _, ...input } = (args as unknown as { input: InputShapeFromFields<Fields> & { clientMutationId?: unknown } }).input;
