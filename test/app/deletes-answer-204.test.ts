@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/clients';
-import { send } from '../support/doors';
+import { gid, memberGid, mutation, send } from '../support/doors';
 import { buildMember, buildOrganization, type Actor, type OrgFixture } from '../support/factories';
 import { makeIdp } from '../support/saml-idp';
 import { restOperations } from '../support/surface';
@@ -229,6 +229,8 @@ const FACTORIES: Record<string, () => Promise<Built>> = {
 /** A never-existing value for a path parameter, in the shape its kind of id takes. */
 const missingValue = (param: string) => (param === 'specSlug' || param === 'integrationName' ? 'no-such-thing' : param === 'changeRequestId' ? '999999' : 'doesNotExist00000000');
 
+const MISSING_ID = 'doesNotExist00000000';
+
 const paramsOf = (template: string) => [...template.matchAll(/:(\w+)/g)].map((m) => m[1]);
 const fill = (template: string, ids: Record<string, string>) => template.replace(/:(\w+)/g, (_, p: string) => ids[p]);
 
@@ -290,4 +292,32 @@ describe('DELETE answers 204 when the target does not exist (API document, rule 
       });
     });
   }
+});
+
+/** The GraphQL twins of the deletes, each with an input naming a target that never existed. */
+const GRAPHQL_DELETES: [string, () => Record<string, unknown>][] = [
+  ['collectionDelete', () => ({ collectionId: gid('Collection', MISSING_ID) })],
+  ['spaceDelete', () => ({ spaceId: gid('Space', MISSING_ID) })],
+  ['commentDelete', () => ({ commentId: gid('Comment', MISSING_ID) })],
+  ['commentReplyDelete', () => ({ replyId: gid('CommentReply', MISSING_ID) })],
+  ['siteDelete', () => ({ siteId: gid('Site', MISSING_ID) })],
+  ['siteSectionRemove', () => ({ sectionId: gid('SiteSection', MISSING_ID) })],
+  ['siteSpaceRemove', () => ({ siteSpaceId: gid('SiteSpace', MISSING_ID) })],
+  ['siteSectionGroupRemove', () => ({ groupId: gid('SiteSectionGroup', MISSING_ID) })],
+  ['shareLinkDelete', () => ({ shareLinkId: gid('ShareLink', MISSING_ID) })],
+  ['organizationLinkInviteDelete', () => ({ organizationId: gid('Organization', acme.organizationId), inviteId: MISSING_ID })],
+  ['memberRemove', () => ({ memberId: memberGid(acme.organizationId, MISSING_ID) })],
+  ['teamDelete', () => ({ teamId: gid('Team', MISSING_ID) })],
+  ['samlProviderDelete', () => ({ samlProviderId: gid('SamlProvider', MISSING_ID) })],
+  ['translationDelete', () => ({ translationId: gid('Translation', MISSING_ID) })],
+  ['openApiSpecDelete', () => ({ specId: gid('OpenAPISpec', MISSING_ID) })],
+];
+
+describe('the GraphQL twins of the deletes agree: a target that never existed is a success', () => {
+  it.each(GRAPHQL_DELETES.map(([name, input]) => [name, input] as const))('%s', async (name, input) => {
+    const call = mutation(name, input());
+    const res = await t.graphql(call.query, call.variables, acme.admin.token);
+    expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+    expect(res.body.data[name].userErrors).toEqual([]);
+  });
 });
