@@ -1,7 +1,10 @@
 import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import type { RequestContext } from '../context/request-context';
 import { builder, type BuilderTypes } from './builder';
+import { DomainError } from '../domain/errors';
 import { runMutation, userErrorsField, type FieldMap } from './errors';
+
+const isNotFound = (error: unknown) => error instanceof DomainError && error.code === 'NOT_FOUND';
 
 /** One field of a mutation payload: nullable, since it is null whenever `userErrors` is not empty. */
 export interface PayloadField {
@@ -21,6 +24,12 @@ export interface MutationDefinition<Fields extends InputFieldMap, Result extends
   /** The payload fields besides `userErrors` and `clientMutationId`. */
   payload: { [K in keyof Result]: PayloadField };
   resolve: (input: InputShapeFromFields<Fields>, ctx: RequestContext) => Promise<Result>;
+  /**
+   * For a delete: the payload when its target (or a parent of it) is missing or hidden from the
+   * caller. The target already gone is what was asked, so the mutation succeeds, as the REST
+   * delete answers 204 (the API's rule 5); without it such a call is a NOT_FOUND error.
+   */
+  gone?: (input: InputShapeFromFields<Fields>) => Partial<Result>;
 }
 
 /**
@@ -32,11 +41,14 @@ export function defineMutation<Fields extends InputFieldMap, Result extends Reco
     name,
     { description: definition.inputDescription ?? `Input of ${name}.`, inputFields: definition.input },
     {
-      description: definition.description,
+      description: definition.gone ? `${definition.description} When the target is missing or hidden from the caller, it succeeds and changes nothing.` : definition.description,
       resolve: (_root, args, ctx) => {
         // clientMutationId belongs to the Relay envelope, not to the service's input.
         const { clientMutationId: _, ...input } = (args as unknown as { input: InputShapeFromFields<Fields> & { clientMutationId?: unknown } }).input;
-        return runMutation(() => definition.resolve(input as InputShapeFromFields<Fields>, ctx), definition.fields) as never;
+        const typed = input as InputShapeFromFields<Fields>;
+        const { gone } = definition;
+        const run = gone ? () => definition.resolve(typed, ctx).catch((error: unknown) => (isNotFound(error) ? (gone(typed) as Result) : Promise.reject(error))) : () => definition.resolve(typed, ctx);
+        return runMutation(run, definition.fields) as never;
       },
     },
     {

@@ -12,6 +12,12 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   /** Content types accepted (prefix match on the media type); any when absent. */
   accept?: readonly string[];
+  /**
+   * The origin (scheme, host, port) of a URL the operator set in the server's own settings, such as
+   * QUIRE_TRANSLATE_URL: requests to exactly that origin may reach a loopback or private address
+   * (a self-hosted service next to the server). Never give it a URL a user supplied.
+   */
+  operatorOrigin?: string;
   /** A POST sends `body` with `contentType` and follows no redirect (the body would be lost or resent). */
   post?: { body: string; contentType: string };
 }
@@ -87,7 +93,7 @@ function requestOnce(url: URL, target: { address: string; family: number }, maxB
  * every redirect), bounded in bytes, time and redirects.
  */
 export async function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<FetchedResource> {
-  const { allowHosts = [], maxBytes = 10 * 1024 * 1024, timeoutMs = 15_000, accept, post } = options;
+  const { allowHosts = [], maxBytes = 10 * 1024 * 1024, timeoutMs = 15_000, accept, post, operatorOrigin } = options;
   const maxRedirects = post ? 0 : (options.maxRedirects ?? 5);
   let url: URL;
   try {
@@ -99,7 +105,8 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused(`url: the ${url.protocol.replace(/:$/, '')} scheme is not allowed; use http or https`);
     if (url.username || url.password) throw new FetchRefused('url: credentials in the URL are not allowed');
-    const target = await checkedAddress(url, allowHosts);
+    // Checked per hop: a redirect away from the operator's origin is checked like any other URL.
+    const target = await checkedAddress(url, operatorOrigin !== undefined && url.origin === operatorOrigin ? [...allowHosts, url.host] : allowHosts);
     let res: OneResponse;
     try {
       res = await requestOnce(url, target, maxBytes, signal, post);

@@ -1,7 +1,7 @@
 import { Response } from '../lib/response';
 import type { ZodType } from 'zod';
 import { requireViewer, type RequestContext } from '../context/request-context';
-import { ValidationError } from '../domain/errors';
+import { DomainError, ValidationError } from '../domain/errors';
 import { annotateRequest } from '../lib/log';
 import { domainErrorResponse, errorResponse } from './errors';
 import { readJson, tooDeepMessage } from '../lib/json-input';
@@ -108,10 +108,20 @@ export class RestRouter {
       if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers: result.headers });
       return Response.json(result.body, { status: result.status, headers: result.headers });
     } catch (error) {
+      if (request.method === 'DELETE' && isNotFound(error)) return new Response(null, { status: 204 });
       // Once the work stopped (an answer too large, or nobody waiting), whatever failed after says less than why.
       return domainErrorResponse(ctx?.bounds.stopped ?? error);
     }
   }
+}
+
+/**
+ * The API's rule for every delete: the target already gone is what the caller asked for, so a
+ * missing target, or one the caller may not see (services answer those exactly as missing), or a
+ * missing parent of it, answers 204 with nothing deleted. The official spec lists no 404 for any delete.
+ */
+function isNotFound(error: unknown): boolean {
+  return error instanceof DomainError && error.code === 'NOT_FOUND';
 }
 
 function decodePathSegment(segment: string): string {

@@ -133,7 +133,8 @@ describe('collections through the official GitBookAPI client', () => {
     expect(res.status).toBe(204);
     expect((await api.collections.deleteCollectionById(doomed.id)).status).toBe(204);
     expect(await statusOf(api.collections.getCollectionById(doomed.id))).toBe(404);
-    expect(await statusOf(api.spaces.getSpaceById(inside.id))).toBe(404);
+    // The space went to the trash with its collection: still answered, with deletedAt, while it can be restored.
+    expect((await api.spaces.getSpaceById(inside.id)).data.deletedAt).toEqual(expect.any(String));
     const { data: restored } = await api.spaces.restoreSpace(inside.id);
     expect(restored.parent).toBeUndefined();
   });
@@ -190,7 +191,9 @@ describe('spaces through the official GitBookAPI client', () => {
     const removed = await api.spaces.deleteSpaceById(space.id);
     expect(removed.status).toBe(204);
     expect((await api.spaces.deleteSpaceById('no-such-space')).status).toBe(204);
-    expect(await statusOf(api.spaces.getSpaceById(space.id))).toBe(404);
+    const { data: trashed } = await api.spaces.getSpaceById(space.id);
+    validateResponse('GET', `/v1/spaces/${space.id}`, 200, trashed);
+    expect(trashed.deletedAt).toEqual(expect.any(String));
     const { data: without } = await api.collections.listSpacesInCollectionById(home.id);
     expect(without.items.map((s) => s.id)).toEqual([after.id]);
 

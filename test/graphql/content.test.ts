@@ -200,8 +200,9 @@ describe('content mutations', () => {
     await refused('spaceDelete', { spaceId: copy.id }, reader.token, 'FORBIDDEN');
     const deleted = await succeed('spaceDelete', { spaceId: copy.id }, 'deletedSpaceId');
     expect(deleted.deletedSpaceId).toBe(copy.id);
-    expect(await node(copy.id)).toBeNull();
-    expect((await restGet(`/v1/spaces/${copy.restId}`)).status).toBe(404);
+    // In the trash it is still found, with deletedAt, while it can be restored.
+    expect(await node(copy.id)).toEqual({ __typename: 'Space', title: 'Handbook (copy)' });
+    expect((await restGet(`/v1/spaces/${copy.restId}`)).body.deletedAt).toEqual(expect.any(String));
     expect((await succeed('spaceDelete', { spaceId: copy.id }, 'deletedSpaceId')).deletedSpaceId).toBe(copy.id);
 
     const restored = (await succeed('spaceRestore', { spaceId: copy.id }, SPACE)).space;
@@ -218,7 +219,7 @@ describe('content mutations', () => {
     const deleted = await succeed('collectionDelete', { collectionId: extra.id }, 'deletedCollectionId');
     expect(deleted.deletedCollectionId).toBe(extra.id);
     expect(await node(extra.id)).toBeNull();
-    expect(await node(inside.id)).toBeNull();
+    expect((await restGet(`/v1/spaces/${inside.restId}`)).body.deletedAt).toEqual(expect.any(String));
     expect((await succeed('collectionDelete', { collectionId: extra.id }, 'deletedCollectionId')).deletedCollectionId).toBe(extra.id);
     const restored = (await succeed('spaceRestore', { spaceId: inside.id }, SPACE)).space;
     expect(restored).toMatchObject({ title: 'Archive', parent: null, visibility: 'PRIVATE' });

@@ -73,11 +73,11 @@ export async function getIntegrationById(ctx: RequestContext, id: string): Promi
   return row;
 }
 
-/** The organization a publish names, by id or hostname; one the caller cannot see is a 400 like a missing one. */
+/** The organization a publish names, by id or hostname; one the caller cannot see is a 404 like a missing one (the spec lists 404). */
 async function publishTarget(ctx: RequestContext, idOrHost: string): Promise<OrganizationRow> {
   const [byHost] = await ctx.db.select({ id: organizations.id }).from(organizations).where(or(eq(organizations.id, idOrHost), eq(organizations.hostname, idOrHost.toLowerCase())));
   const org = byHost && (await getOrganization(ctx, byHost.id).catch((e) => (e instanceof NotFoundError ? undefined : Promise.reject(e))));
-  if (!org) throw new ValidationError(`organization: there is no organization ${idOrHost}`, ['organization']);
+  if (!org) throw new NotFoundError(`Organization ${idOrHost}`);
   return org;
 }
 

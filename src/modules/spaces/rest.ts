@@ -10,7 +10,7 @@ import {
   createSpace,
   deleteSpace,
   duplicateSpace,
-  getSpace,
+  getSpaceOrRestorable,
   listCollectionSpaces,
   listMemberSpaces,
   listOrganizationSpaces,
@@ -50,7 +50,7 @@ export function spaceRoutes(r: RestRouter): void {
   // `shareKey` resolves published URLs of share-link sites; sites do not exist yet, so it changes nothing.
   r.get('/v1/spaces/:spaceId', async ({ ctx, params, query }) => {
     const shareKey = optionalParam(query, 'shareKey');
-    const space = shareKey ? await getSpaceWithShareKey(ctx, params.spaceId, shareKey) : await getSpace(ctx, params.spaceId);
+    const space = shareKey ? await getSpaceWithShareKey(ctx, params.spaceId, shareKey) : await getSpaceOrRestorable(ctx, params.spaceId);
     return { status: 200, body: await presentSpace(ctx, space) };
   });
 

@@ -73,6 +73,19 @@ export async function getSpace(ctx: RequestContext, id: string): Promise<SpaceRo
   return row;
 }
 
+/**
+ * The space `GET /v1/spaces/{id}` answers: as getSpace, and also a deleted one while it can still
+ * be restored, which the API document shows with `deletedAt` set. Every other operation keeps
+ * treating a deleted space as missing (getSpace).
+ */
+export async function getSpaceOrRestorable(ctx: RequestContext, id: string): Promise<SpaceRow> {
+  requireViewer(ctx);
+  const row = await spaceById(ctx).load(id);
+  if (!row || (row.deletedAt && ctx.now().getTime() - row.deletedAt.getTime() >= RESTORE_WINDOW_MS)) throw new NotFoundError('Space');
+  await ctx.authz.assertVisible('space:view', row, 'Space');
+  return row;
+}
+
 /** `in-collection` only makes sense inside a collection: a space leaving one becomes private. */
 function visibilityFor(current: SpaceVisibility, parentId: string | null): SpaceVisibility {
   return !parentId && current === 'in-collection' ? 'private' : current;

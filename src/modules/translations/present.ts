@@ -6,13 +6,15 @@ const seconds = (ms: number) => Math.round(ms / 1000);
 
 /**
  * The platform's Translation. Its status enum has no failure: a failed translation shows as
- * `pending` (it waits for another run); GraphQL's `status` and `failure` tell the whole story.
+ * `pending` (it waits for another run) with `failure`, the reason, beside it (the schema allows
+ * more properties), as GraphQL's `status` FAILED and `failure` do.
  */
 export async function presentTranslation(ctx: RequestContext, row: TranslationRow) {
   return {
     object: 'translation' as const,
     id: row.id,
     status: row.status === 'failed' ? ('pending' as const) : row.status,
+    ...(row.status === 'failed' && row.failure ? { failure: row.failure } : {}),
     source: { space: row.sourceSpaceId, language: row.sourceLanguage },
     language: row.language,
     instructions: row.instructions,

@@ -16,8 +16,9 @@ export const BATCH = { texts: 50, chars: 20_000 };
 
 /**
  * The LibreTranslate API (`POST /translate` with `q` as an array, plain-text format): answers
- * `{ translatedText: string[] }`. The call goes through the SSRF guard, so a provider on an
- * internal address must be listed in QUIRE_FETCH_ALLOW_HOSTS.
+ * `{ translatedText: string[] }`. The call goes through the SSRF guard, which trusts the
+ * configured URL's own origin (an operator setting, not user input), so a provider on loopback or a
+ * private address works without QUIRE_FETCH_ALLOW_HOSTS.
  */
 export function libreTranslate(settings: { url: string; key?: string }, allowHosts: readonly string[], timeoutMs = 60_000): TranslationProvider {
   const endpoint = `${settings.url.replace(/\/$/, '')}/translate`;
@@ -27,7 +28,8 @@ export function libreTranslate(settings: { url: string; key?: string }, allowHos
       const body = JSON.stringify({ q: texts, source: LIBRE_CODES[from] ?? from, target: LIBRE_CODES[to] ?? to, format: 'text', ...(settings.key ? { api_key: settings.key } : {}) });
       let answer: unknown;
       try {
-        const fetched = await safeFetch(endpoint, { allowHosts, timeoutMs, maxBytes: 20 * 1024 * 1024, post: { body, contentType: 'application/json' } });
+        // QUIRE_TRANSLATE_URL is the operator's own setting: a LibreTranslate on loopback or the private network is the usual setup.
+        const fetched = await safeFetch(endpoint, { allowHosts, operatorOrigin: new URL(endpoint).origin, timeoutMs, maxBytes: 20 * 1024 * 1024, post: { body, contentType: 'application/json' } });
         answer = JSON.parse(fetched.bytes.toString('utf8'));
       } catch (error) {
         const reason = error instanceof SyntaxError ? 'answered something that is not JSON' : (error as Error).message.replace(/^url: /, '');

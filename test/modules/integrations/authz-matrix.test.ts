@@ -94,6 +94,8 @@ interface Row {
   expect: Expect;
   /** Whether GraphQL has the same operation: the row then runs through both doors. */
   both?: true;
+  /** What GraphQL answers where it differs from REST. */
+  gqlExpect?: Outcome[];
   /** Builds what one cell sends. */
   cell: (who: Who) => Promise<Cell> | Cell;
 }
@@ -121,10 +123,10 @@ const ROWS: Row[] = [
     cell: () => ({ rest: { method: 'GET', path: APP }, gql: node(gid('Integration', app.id)) }),
   },
   {
-    // Publishing names the organization: one the caller cannot see is a 400, as for one that does not exist.
+    // Publishing names the organization: one the caller cannot see is a 404, as for one that does not exist.
     op: 'publish a new version',
     both: true,
-    expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'invalid', 'forbidden', 'invalid', 'unauthenticated'],
+    expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'not_found', 'forbidden', 'not_found', 'unauthenticated'],
     cell: () => {
       const { organization, visibility, ...rest } = manifest('public');
       return {
@@ -136,7 +138,9 @@ const ROWS: Row[] = [
   {
     op: 'unpublish',
     both: true,
-    expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'not_found', 'not_found', 'not_found', 'unauthenticated'],
+    // REST deletes answer 204 for what the caller cannot see (the API's rule 5); the GraphQL mutation still answers NOT_FOUND.
+    expect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'ok', 'ok', 'ok', 'unauthenticated'],
+    gqlExpect: ['ok', 'forbidden', 'forbidden', 'forbidden', 'not_found', 'not_found', 'not_found', 'unauthenticated'],
     cell: async () => {
       const { name, id } = await fresh('private');
       return { rest: { method: 'DELETE', path: `/v1/integrations/${name}` }, gql: mutation('integrationUnpublish', { integrationId: gid('Integration', id) }) };
@@ -210,7 +214,8 @@ const ROWS: Row[] = [
   {
     op: 'uninstall (tokens: their own installation)',
     both: true,
-    expect: ['ok', 'forbidden', 'forbidden', 'not_found', 'not_found', 'ok', 'ok', 'unauthenticated'],
+    expect: ['ok', 'forbidden', 'forbidden', 'ok', 'ok', 'ok', 'ok', 'unauthenticated'],
+    gqlExpect: ['ok', 'forbidden', 'forbidden', 'not_found', 'not_found', 'ok', 'ok', 'unauthenticated'],
     cell: async () => {
       const own = await fresh('public', true);
       return {
@@ -223,7 +228,8 @@ const ROWS: Row[] = [
   {
     op: "uninstall (tokens: another integration's installation)",
     both: true,
-    expect: ['ok', 'forbidden', 'forbidden', 'not_found', 'not_found', 'not_found', 'not_found', 'unauthenticated'],
+    expect: ['ok', 'forbidden', 'forbidden', 'ok', 'ok', 'ok', 'ok', 'unauthenticated'],
+    gqlExpect: ['ok', 'forbidden', 'forbidden', 'not_found', 'not_found', 'not_found', 'not_found', 'unauthenticated'],
     cell: async () => {
       const { name, installation } = await fresh('public', true);
       return {
@@ -290,7 +296,7 @@ describe('integration authorization matrix', () => {
         it(`${row.op}: ${who} -> ${row.expect[i]} (GraphQL)`, async () => {
           const cell = await row.cell(who);
           const res = await t.graphql(cell.gql!.query, cell.gql!.variables, tokenOf(who, cell.own));
-          expect(gqlOutcome(res, cell.gql!), JSON.stringify(res.body)).toBe(row.expect[i]);
+          expect(gqlOutcome(res, cell.gql!), JSON.stringify(res.body)).toBe((row.gqlExpect ?? row.expect)[i]);
         });
       }
     });
@@ -316,10 +322,11 @@ describe('integration authorization matrix', () => {
       for (const route of routes) {
         const ask = async (name: string) => {
           const res = await t.rest(route.method, `/v1/integrations/${name}${route.path}`, { token: tokenOf(who), body: route.body });
-          return `${res.status} ${JSON.stringify(res.body).replaceAll(name, '<name>')}`;
+          return `${res.status} ${JSON.stringify(res.body ?? null).replaceAll(name, '<name>')}`;
         };
         const [foreign, missing] = [await ask('matrix-private'), await ask('matrix-none')];
-        if (!foreign.startsWith('404') || foreign !== missing) differences.push(`${who} ${route.method} ${route.path}: ${foreign} / ${missing}`);
+        // A delete answers 204 for both (the API's rule 5), every other route 404.
+        if (!foreign.startsWith(route.method === 'DELETE' ? '204' : '404') || foreign !== missing) differences.push(`${who} ${route.method} ${route.path}: ${foreign} / ${missing}`);
       }
     }
     expect(differences).toEqual([]);

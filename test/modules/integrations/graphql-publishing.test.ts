@@ -161,8 +161,8 @@ describe('integrationPublish', () => {
     await refused('integrationPublish', input('gql-reader'), people.reader.token, 'FORBIDDEN');
     expect((await t.rest('POST', '/v1/integrations/gql-published', { token: other.admin.token, body: { organization: other.organizationId, title: 'Taken', description: '', scopes: [], script: SCRIPT } })).status).toBe(409);
     await userError('integrationPublish', input('gql-published', other), 'CONFLICT', null, { token: other.admin.token });
-    // Publishing for an organization the caller cannot see answers like one that does not exist.
-    const foreign = await userError('integrationPublish', input('gql-sneaky'), 'VALIDATION_FAILED', ['organizationId'], { token: other.admin.token });
-    expect(foreign.payload.userErrors[0].message).toContain(acme.organizationId);
+    // Publishing for an organization the caller cannot see answers like one that does not exist: NOT_FOUND, REST's 404.
+    const foreign = await refused('integrationPublish', input('gql-sneaky'), other.admin.token, 'NOT_FOUND');
+    expect(foreign.errors[0].message).toContain(acme.organizationId);
   });
 });

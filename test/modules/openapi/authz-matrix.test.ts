@@ -47,7 +47,7 @@ const ROWS: { op: string; method: string; expect: [number, number, number, numbe
   { op: 'list', method: 'GET', expect: [200, 200, 200, 200, 404, 404], call: async () => ({ path: base() }) },
   { op: 'get', method: 'GET', expect: [200, 200, 200, 200, 404, 404], call: async () => ({ path: `${base()}/${await spec()}` }) },
   { op: 'patch visibility', method: 'PATCH', expect: [200, 200, 403, 403, 404, 404], call: async () => ({ path: `${base()}/${await spec()}`, body: { visibility: 'public' } }) },
-  { op: 'delete', method: 'DELETE', expect: [204, 204, 403, 403, 404, 404], call: async () => ({ path: `${base()}/${await spec()}` }) },
+  { op: 'delete', method: 'DELETE', expect: [204, 204, 403, 403, 204, 204], call: async () => ({ path: `${base()}/${await spec()}` }) },
   { op: 'create', method: 'POST', expect: [201, 201, 403, 403, 404, 404], call: async () => ({ path: base(), body: { slug: `new-${++n}`, source: { text: TEXT } } }) },
   { op: 'put', method: 'PUT', expect: [201, 201, 403, 403, 404, 404], call: async () => ({ path: `${base()}/put-${++n}`, body: { source: { text: TEXT } } }) },
 ];

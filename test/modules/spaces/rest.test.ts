@@ -235,7 +235,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
 });
 
 describe('DELETE /v1/spaces/{spaceId} and POST .../restore', () => {
-  it('trashes the space: 204, then 404 and out of every list; restore brings it back', async () => {
+  it('trashes the space: 204, then shown with deletedAt and out of every list; restore brings it back', async () => {
     const org = await buildOrganization(t.db);
     const collection = await newCollection({}, org);
     const keep = await newSpace({ title: 'Keep', parent: collection.id }, org);
@@ -245,7 +245,9 @@ describe('DELETE /v1/spaces/{spaceId} and POST .../restore', () => {
     const res = await t.rest('DELETE', `/v1/spaces/${space.id}`, { token });
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
-    expect((await getSpace(space.id, token)).status).toBe(404);
+    const trashed = await getSpace(space.id, token);
+    expect(trashed.status).toBe(200);
+    expect(trashed.body.deletedAt).toEqual(expect.any(String));
     expect(await listIds(spacesPath(org), token)).toEqual([keep.id]);
     expect((await t.rest('GET', spacesPath(org), { token })).body.count).toBe(1);
     expect(await collectionSpaceIds(collection.id, token)).toEqual([keep.id]);

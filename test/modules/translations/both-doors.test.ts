@@ -57,7 +57,6 @@ const OPS: Op[] = [
     name: 'delete',
     rest: (id) => ({ method: 'DELETE', path: `/v1/orgs/${org}/translations/${id}` }),
     gql: (id) => mutation('translationDelete', { translationId: gid('Translation', id) }),
-    restDiffers: { disabled: 'not_found', outsider: 'not_found' },
   },
   {
     name: 'run',

@@ -60,6 +60,7 @@ defineMutation('commentDelete', {
   description: 'Deletes a thread with its replies: your own, or any as an admin of the space.',
   input: (t) => ({ commentId: t.globalID({ for: CommentRef, required: true, description: 'The comment.' }) }),
   payload: { deletedCommentId: { type: 'ID', description: 'Global id of the deleted comment.' } },
+  gone: ({ commentId }) => ({ deletedCommentId: encodeGlobalID('Comment', commentId.id) }),
   resolve: async ({ commentId }, ctx) => {
     const found = await getCommentById(ctx, commentId.id);
     await deleteComment(ctx, found);
@@ -100,6 +101,7 @@ defineMutation('commentReplyDelete', {
   description: 'Deletes a reply: your own, or any as an admin of the space.',
   input: (t) => ({ replyId: t.globalID({ for: CommentReplyRef, required: true, description: 'The reply.' }) }),
   payload: { comment: { type: CommentRef, description: 'The thread it was in.' } },
+  gone: () => ({}),
   resolve: async ({ replyId }, ctx) => {
     const found = await getReplyById(ctx, replyId.id);
     await deleteReply(ctx, found);

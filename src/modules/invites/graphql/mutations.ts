@@ -22,6 +22,7 @@ defineMutation('organizationLinkInviteDelete', {
     inviteId: t.string({ required: true, description: 'REST id of the invite link.' }),
   }),
   payload: { deletedInviteId: { type: 'String', description: 'REST id of the revoked link.' } },
+  gone: ({ inviteId }) => ({ deletedInviteId: inviteId }),
   resolve: async ({ organizationId, inviteId }, ctx) => {
     await deleteLinkInvite(ctx, organizationId.id, inviteId);
     return { deletedInviteId: inviteId };

@@ -28,6 +28,7 @@ defineMutation('memberRemove', {
     removedMemberId: { type: 'ID', description: 'Global ID of the membership that no longer exists.' },
     organization: { type: OrganizationRef, description: 'The organization, as the caller now sees it (null after leaving).' },
   },
+  gone: ({ memberId }) => ({ removedMemberId: encodeGlobalID('OrganizationMember', memberId.id), organization: null }),
   resolve: async ({ memberId }, ctx) => {
     const { organizationId, userId } = splitMemberNodeId(memberId.id);
     await removeMember(ctx, organizationId, userId);

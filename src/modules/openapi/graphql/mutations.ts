@@ -36,6 +36,7 @@ defineMutation('openApiSpecDelete', {
   description: 'Deletes a specification with its versions. Takes the create role in the organization.',
   input: (t) => ({ specId: t.globalID({ for: OpenApiSpecRef, required: true, description: 'The specification.' }) }),
   payload: { deletedSpecId: { type: 'ID', description: 'Global id of the deleted specification.' } },
+  gone: ({ specId }) => ({ deletedSpecId: encodeGlobalID('OpenAPISpec', specId.id) }),
   resolve: async ({ specId }, ctx) => {
     const spec = await getSpecById(ctx, specId.id);
     await deleteSpec(ctx, spec);

@@ -73,5 +73,6 @@ defineMutation('contentAccessRevoke', {
   }),
   fields: GRANTEE_FIELDS,
   payload: accessPayload,
+  gone: () => ({}),
   resolve: (input, ctx) => changeAccess(ctx, input, null),
 });

@@ -67,6 +67,7 @@ defineMutation('samlProviderDelete', {
   description: 'Removes a SAML identity provider; its members stay in the organization. Organization admins only.',
   input: (t) => ({ samlProviderId: t.globalID({ for: SamlProviderRef, required: true, description: 'The provider to remove.' }) }),
   payload: { deletedSamlProviderId: { type: 'ID', description: 'Global ID of the provider that no longer exists.' } },
+  gone: ({ samlProviderId }) => ({ deletedSamlProviderId: encodeGlobalID('SamlProvider', samlProviderId.id) }),
   resolve: async ({ samlProviderId }, ctx) => {
     const provider = await getSamlProviderById(ctx, samlProviderId.id);
     await deleteSamlProvider(ctx, provider.organizationId, provider.id);

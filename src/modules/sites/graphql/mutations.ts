@@ -83,6 +83,7 @@ defineMutation('siteDelete', {
   description: `Deletes a site; its spaces stay. ${MANAGE}`,
   input: (t) => ({ siteId: t.globalID({ for: SiteRef, required: true, description: 'The site.' }) }),
   payload: { deletedSiteId: { type: 'ID', description: 'The global ID the site had.' } },
+  gone: ({ siteId }) => ({ deletedSiteId: encodeGlobalID('Site', siteId.id) }),
   resolve: async ({ siteId }, ctx) => {
     const site = await getSiteById(ctx, siteId.id);
     await deleteSite(ctx, site);
@@ -144,6 +145,7 @@ defineMutation('siteSpaceRemove', {
   description: `Takes a space out of a site; the space stays. ${MANAGE}`,
   input: (t) => ({ siteSpaceId: t.globalID({ for: SiteSpaceRef, required: true, description: 'The site space.' }) }),
   payload: { removedSiteSpaceId: { type: 'ID', description: 'The global ID it had.' } },
+  gone: ({ siteSpaceId }) => ({ removedSiteSpaceId: encodeGlobalID('SiteSpace', siteSpaceId.id) }),
   resolve: async ({ siteSpaceId }, ctx) => {
     const { site } = await getSiteSpaceById(ctx, siteSpaceId.id);
     await deleteSiteSpace(ctx, site, siteSpaceId.id);
@@ -187,6 +189,7 @@ defineMutation('siteSectionRemove', {
   description: `Deletes a section and its site spaces; the spaces stay. ${MANAGE}`,
   input: (t) => ({ sectionId: t.globalID({ for: SiteSectionRef, required: true, description: 'The section.' }) }),
   payload: { removedSectionId: { type: 'ID', description: 'The global ID it had.' } },
+  gone: ({ sectionId }) => ({ removedSectionId: encodeGlobalID('SiteSection', sectionId.id) }),
   resolve: async ({ sectionId }, ctx) => {
     const { site } = await getSectionById(ctx, sectionId.id);
     await deleteSection(ctx, site, sectionId.id);
@@ -226,6 +229,7 @@ defineMutation('siteSectionGroupRemove', {
   description: `Deletes a group; its sections stay where it was. ${MANAGE}`,
   input: (t) => ({ groupId: t.globalID({ for: SiteSectionGroupRef, required: true, description: 'The group.' }) }),
   payload: { removedGroupId: { type: 'ID', description: 'The global ID it had.' } },
+  gone: ({ groupId }) => ({ removedGroupId: encodeGlobalID('SiteSectionGroup', groupId.id) }),
   resolve: async ({ groupId }, ctx) => {
     const { site } = await getSectionGroupById(ctx, groupId.id);
     await deleteSectionGroup(ctx, site, groupId.id);
@@ -310,6 +314,7 @@ defineMutation('shareLinkDelete', {
   description: `Revokes a share link: its key no longer opens the site. ${MANAGE}`,
   input: (t) => ({ shareLinkId: t.globalID({ for: ShareLinkRef, required: true, description: 'The link.' }) }),
   payload: { deletedShareLinkId: { type: 'ID', description: 'The global ID it had.' } },
+  gone: ({ shareLinkId }) => ({ deletedShareLinkId: encodeGlobalID('ShareLink', shareLinkId.id) }),
   resolve: async ({ shareLinkId }, ctx) => {
     await deleteShareLink(ctx, await getShareLinkById(ctx, shareLinkId.id));
     return { deletedShareLinkId: encodeGlobalID('ShareLink', shareLinkId.id) };

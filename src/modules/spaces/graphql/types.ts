@@ -5,7 +5,7 @@ import { orNull } from '../../../graphql/errors';
 import { batchedConnection, GRAPHQL_MAX, type ConnectionSelection } from '../../../graphql/relay';
 import { CollectionRef, placementFields } from '../../collections/graphql/refs';
 import { OrganizationRef } from '../../organizations/graphql/refs';
-import { getSpace, listSpacesOfCollections, listSpacesOfOrganizations, spaceCounters } from '../service';
+import { getSpaceOrRestorable, listSpacesOfCollections, listSpacesOfOrganizations, spaceCounters } from '../service';
 import { EDIT_MODES, type SpaceVisibility } from '../../../domain/spaces';
 import { SpaceConnection, SpaceRef } from './refs';
 
@@ -54,7 +54,8 @@ const SpaceCountersRef = builder.objectRef<SpaceCounters>('SpaceCounters').imple
 builder.node(SpaceRef, {
   description: 'A space: a body of content in an organization, at its top level or in a collection.',
   id: { resolve: (s) => s.id },
-  loadOne: (id, ctx) => orNull(getSpace(ctx, id)),
+  // As `GET /v1/spaces/{id}`: a deleted space is still found while it can be restored, with `deletedAt` set.
+  loadOne: (id, ctx) => orNull(getSpaceOrRestorable(ctx, id)),
   fields: (t) => ({
     restId: t.exposeString('id', { description: 'The id of this space in the REST API (`/v1/spaces/{spaceId}`).' }),
     title: t.exposeString('title', { description: 'Title of the space.' }),
@@ -71,6 +72,7 @@ builder.node(SpaceRef, {
     revisionId: t.exposeString('revisionId', { description: 'REST id of the current revision of the content.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the space was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its settings or place last changed.' }),
+    deletedAt: t.expose('deletedAt', { type: 'DateTime', nullable: true, description: 'When it was deleted: it can be restored for 7 days after; null for a space that is not deleted.' }),
     counters: t.field({ type: SpaceCountersRef, description: 'How many discussions and change requests it has.', resolve: (s, _, ctx) => spaceCounters(ctx, s) }),
     ...placementFields(t, 'space'),
     viewerCanView: t.boolean({ description: 'Whether the viewer may read the space.', resolve: (s, _, ctx) => ctx.authz.can('space:view', s) }),

@@ -34,6 +34,7 @@ defineMutation('teamDelete', {
   description: 'Deletes a team; its members stay in the organization. Organization admins and team owners.',
   input: (t) => ({ teamId: t.globalID({ for: TeamRef, required: true, description: 'The team to delete.' }) }),
   payload: { deletedTeamId: { type: 'ID', description: 'Global ID of the team that no longer exists.' } },
+  gone: ({ teamId }) => ({ deletedTeamId: encodeGlobalID('Team', teamId.id) }),
   resolve: async ({ teamId }, ctx) => {
     const team = await getTeamById(ctx, teamId.id);
     await deleteTeam(ctx, team);
@@ -86,6 +87,7 @@ defineMutation('teamMemberRemove', {
     memberId: t.globalID({ for: OrganizationMemberRef, required: true, description: 'The organization member to remove.' }),
   }),
   payload: teamPayload('The team after the change.'),
+  gone: () => ({}),
   resolve: async ({ teamId, memberId }, ctx) => ({
     team: await removeTeamMember(ctx, await getTeamById(ctx, teamId.id), splitMemberNodeId(memberId.id).userId),
   }),
