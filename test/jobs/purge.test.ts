@@ -53,11 +53,13 @@ async function rowsOf(ids: string[]) {
 }
 
 describe('deleted spaces', () => {
-  it('vanish from the list and from GET, but restore still finds them', async () => {
+  it('vanish from the list, answer GET with deletedAt in their restore window, and restore finds them', async () => {
     const id = await createSpace('Trashed');
     await deleteSpace(id);
     expect(await listedTitles()).not.toContain('Trashed');
-    expect((await t.rest('GET', `/v1/spaces/${id}`, { token: acme.admin.token })).status).toBe(404);
+    const trashed = await t.rest('GET', `/v1/spaces/${id}`, { token: acme.admin.token });
+    expect(trashed.status).toBe(200);
+    expect(trashed.body.deletedAt).toEqual(expect.any(String));
 
     const res = await restore(id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);

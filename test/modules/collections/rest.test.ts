@@ -183,7 +183,8 @@ describe('DELETE /v1/collections/{collectionId}', () => {
     for (const id of [root.id, child.id, grandchild.id]) expect((await getCollection(id, token)).status).toBe(404);
     expect((await getCollection(sibling.id, token)).status).toBe(200);
     expect(await listIds(collectionsPath(org), token)).toEqual([sibling.id]);
-    for (const id of [inRoot.id, inGrandchild.id]) expect((await t.rest('GET', `/v1/spaces/${id}`, { token })).status).toBe(404);
+    // Their spaces are in the trash: gone from the list, still answered by GET with deletedAt.
+    for (const id of [inRoot.id, inGrandchild.id]) expect((await t.rest('GET', `/v1/spaces/${id}`, { token })).body.deletedAt).toEqual(expect.any(String));
     expect(await listIds(`/v1/orgs/${org.organizationId}/spaces`, token)).toEqual([inSibling.id]);
 
     const restored = await t.rest('POST', `/v1/spaces/${inGrandchild.id}/restore`, { token });
