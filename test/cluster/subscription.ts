@@ -1,3 +1,5 @@
+import { eventReader } from '../support/live';
+
 /**
  * A GraphQL subscription over server-sent events against a running server, read event by event:
  * `next()` answers the next payload, null once the stream ended, and fails past its deadline
@@ -12,23 +14,7 @@ export async function openSubscription(url: string, token: string, query: string
     signal: controller.signal,
   });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const read = async (): Promise<any> => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (/^event: complete/m.test(block)) return null;
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (data) return JSON.parse(data);
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) return null;
-      buffer += value;
-    }
-  };
+  const read = eventReader(reader);
   return {
     status: response.status,
     async next(timeoutMs = 10_000): Promise<any> {

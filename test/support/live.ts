@@ -47,28 +47,36 @@ export async function subscribe(app: App, token: string | null, query: string, v
     }),
   );
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
   return {
     status: response.status,
-    async next(): Promise<any> {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (/^event: complete/m.test(block)) return null;
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (data) return JSON.parse(data);
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) return null;
-        buffer += value;
-      }
-    },
+    next: eventReader(reader),
     close: async () => {
       await reader.cancel();
     },
+  };
+}
+
+/**
+ * Reads a stream of server-sent events from a GraphQL subscription: each call answers the next
+ * event's payload, or null once the server completed or closed the stream.
+ */
+export function eventReader(reader: ReadableStreamDefaultReader<string>): () => Promise<any> {
+  let buffer = '';
+  return async () => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (/^event: complete/m.test(block)) return null;
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (data) return JSON.parse(data);
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) return null;
+      buffer += value;
+    }
   };
 }
 
