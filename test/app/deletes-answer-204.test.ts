@@ -311,6 +311,10 @@ const GRAPHQL_DELETES: [string, () => Record<string, unknown>][] = [
   ['samlProviderDelete', () => ({ samlProviderId: gid('SamlProvider', MISSING_ID) })],
   ['translationDelete', () => ({ translationId: gid('Translation', MISSING_ID) })],
   ['openApiSpecDelete', () => ({ specId: gid('OpenAPISpec', MISSING_ID) })],
+  ['integrationUnpublish', () => ({ integrationId: gid('Integration', MISSING_ID) })],
+  ['integrationUninstall', () => ({ installationId: gid('IntegrationInstallation', MISSING_ID) })],
+  ['integrationSiteUninstall', () => ({ installationId: gid('IntegrationInstallation', MISSING_ID), siteId: gid('Site', MISSING_ID) })],
+  ['integrationDevModeDisable', () => ({ integrationId: gid('Integration', MISSING_ID) })],
 ];
 
 describe('the GraphQL twins of the deletes agree: a target that never existed is a success', () => {

@@ -74,3 +74,18 @@ describe('REST routes and their GraphQL twins', () => {
     for (const [route, reason] of Object.entries(EXCEPTIONS)) expect(reason.length, route).toBeGreaterThan(10);
   });
 });
+
+describe('deletes in both doors', () => {
+  // The sentence src/graphql/mutation.ts adds to a mutation defined with `gone`: it succeeds for a missing target, as REST's 204 does.
+  const IDEMPOTENT = /When the target is missing or hidden from the caller, it succeeds and changes nothing\.|Deleting a missing [a-z ]+ succeeds\./;
+  // Twins that set a whole list, of which a REST delete is one case: they have no single target to miss.
+  const SETTERS = new Set(['Mutation.siteSectionGroupMembership', 'Mutation.integrationInstallationSpacesSet']);
+
+  it("every DELETE route's mutation twin succeeds for a missing or hidden target, as the route answers 204", () => {
+    const mutations = schema.getMutationType()!.getFields();
+    const deletes = Object.entries(TWINS).filter(([route, twin]) => route.startsWith('DELETE ') && twin.startsWith('Mutation.') && !SETTERS.has(twin));
+    expect(deletes.length).toBeGreaterThan(20);
+    const strict = deletes.filter(([, twin]) => !mutations[twin.slice('Mutation.'.length)]?.description?.match(IDEMPOTENT)).map(([route, twin]) => `${route} -> ${twin}`);
+    expect(strict).toEqual([]);
+  });
+});

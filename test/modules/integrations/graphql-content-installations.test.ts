@@ -89,7 +89,9 @@ describe('site installations', () => {
     const foreign = await refused('integrationSiteInstall', { installationId: instGid(otherInstallation), siteId: gid('Site', site) }, people.reader.token, 'NOT_FOUND');
     const missing = await refused('integrationSiteInstall', { installationId: instGid(MISSING), siteId: gid('Site', site) }, people.reader.token, 'NOT_FOUND');
     expect(foreign.errors[0].message).toBe(missing.errors[0].message);
-    await refused('integrationSiteUninstall', { installationId: instGid(otherInstallation), siteId: gid('Site', site) }, people.reader.token, 'NOT_FOUND');
+    // Taking a site away is a delete: for an installation the caller cannot see it succeeds and changes nothing (REST: 204).
+    await succeed('integrationSiteUninstall', { installationId: instGid(otherInstallation), siteId: gid('Site', site) }, 'deletedSiteInstallationId', people.reader.token);
+    await succeed('integrationSiteUninstall', { installationId: instGid(MISSING), siteId: gid('Site', site) }, 'deletedSiteInstallationId', people.reader.token);
   });
 });
 

@@ -163,14 +163,15 @@ describe('installation mutations', () => {
     expect((await nodeOf(installation, '... on IntegrationInstallation { spaceSelection }', acme.admin.token)).spaceSelection).toBe('ALL');
   });
 
-  it('refuses members who are not admins (FORBIDDEN) and outsiders (NOT_FOUND, as for a missing installation)', async () => {
+  it('refuses members who are not admins (FORBIDDEN); for outsiders uninstalling succeeds and changes nothing, as for a missing installation (REST: 204)', async () => {
     await refused('integrationInstallationUpdate', { installationId: installation, externalIds: [] }, reader.token, 'FORBIDDEN');
     await refused('integrationInstallationSpacesSet', { installationId: installation, spaceIds: [] }, reader.token, 'FORBIDDEN');
     await refused('integrationUninstall', { installationId: installation }, reader.token, 'FORBIDDEN');
-    const foreign = await refused('integrationUninstall', { installationId: installation }, other.admin.token, 'NOT_FOUND');
-    const missing = await refused('integrationUninstall', { installationId: gid('IntegrationInstallation', MISSING) }, other.admin.token, 'NOT_FOUND');
-    expect(foreign.errors[0].message).toBe(missing.errors[0].message);
+    const foreign = await succeed('integrationUninstall', { installationId: installation }, 'deletedInstallationId', other.admin.token);
+    const missing = await succeed('integrationUninstall', { installationId: gid('IntegrationInstallation', MISSING) }, 'deletedInstallationId', other.admin.token);
+    expect([foreign.deletedInstallationId, missing.deletedInstallationId]).toEqual([installation, gid('IntegrationInstallation', MISSING)]);
     expect(await nodeOf(installation, '', other.admin.token)).toBeNull();
+    expect(await nodeOf(installation, '', acme.admin.token)).toEqual({ id: installation });
     const anonymous = await t.graphql('mutation ($i: IntegrationUninstallInput!) { integrationUninstall(input: $i) { deletedInstallationId } }', { i: { installationId: installation } }, null);
     expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });

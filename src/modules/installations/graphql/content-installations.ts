@@ -174,6 +174,7 @@ defineMutation('integrationSiteUninstall', {
     siteId: t.globalID({ for: SiteRef, required: true, description: 'A site it was given.' }),
   }),
   payload: { deletedSiteInstallationId: { type: 'ID', description: 'The global ID the site installation had.' } },
+  gone: ({ installationId, siteId }) => ({ deletedSiteInstallationId: encodeGlobalID('IntegrationSiteInstallation', `${installationId.id}/${siteId.id}`) }),
   resolve: async ({ installationId, siteId }, ctx) => {
     const found = await getInstallationById(ctx, installationId.id);
     await uninstallIntegrationFromSite(ctx, found, siteId.id);

@@ -67,6 +67,7 @@ defineMutation('integrationUninstall', {
   description: 'Uninstalls an integration from an organization: the installation, its spaces and its tokens go, and the integration gets an `installation_deleted` event. Takes an admin of the organization.',
   input: (t) => ({ installationId: t.globalID({ for: InstallationRef, required: true, description: 'The installation.' }) }),
   payload: { deletedInstallationId: { type: 'ID', description: 'Global id of the installation removed.' } },
+  gone: ({ installationId }) => ({ deletedInstallationId: encodeGlobalID('IntegrationInstallation', installationId.id) }),
   resolve: async ({ installationId }, ctx) => {
     const found = await getInstallationById(ctx, installationId.id);
     await uninstallIntegration(ctx, found);

@@ -71,7 +71,8 @@ defineMutation('integrationDevModeSet', {
 defineMutation('integrationDevModeDisable', {
   description: `Turns dev mode off: events go to the published script again, as \`DELETE /v1/integrations/{name}/dev\` does. ${OWNER_ADMINS}`,
   input: (t) => ({ integrationId: t.globalID({ for: IntegrationRef, required: true, description: 'The integration.' }) }),
-  payload: { integration: { type: IntegrationRef, description: 'The integration, out of dev mode.' } },
+  payload: { integration: { type: IntegrationRef, description: 'The integration, out of dev mode; null when there is none the caller can see.' } },
+  gone: () => ({}),
   resolve: async ({ integrationId }, ctx) => {
     const row = await getIntegrationById(ctx, integrationId.id);
     await disableDevMode(ctx, row.name);
@@ -83,6 +84,7 @@ defineMutation('integrationUnpublish', {
   description: `Unpublishes an integration: it is gone with its installations, as \`DELETE /v1/integrations/{name}\` does. ${OWNER_ADMINS}`,
   input: (t) => ({ integrationId: t.globalID({ for: IntegrationRef, required: true, description: 'The integration.' }) }),
   payload: { deletedIntegrationId: { type: 'ID', description: 'The global ID it had.' } },
+  gone: ({ integrationId }) => ({ deletedIntegrationId: encodeGlobalID('Integration', integrationId.id) }),
   resolve: async ({ integrationId }, ctx) => {
     const row = await getIntegrationById(ctx, integrationId.id);
     await unpublishIntegration(ctx, row.name);

@@ -44,16 +44,12 @@ defineMutation('translationUpdate', {
 });
 
 defineMutation('translationDelete', {
-  description: 'Deletes a translation; the space it wrote stays. Deleting a missing translation succeeds. Organization admins and creators only.',
+  description: 'Deletes a translation; the space it wrote stays. Organization admins and creators only.',
   input: (t) => ({ translationId: t.globalID({ for: TranslationRef, required: true, description: 'The translation to delete.' }) }),
   payload: { deletedTranslationId: { type: 'ID', description: 'Global ID of the translation that no longer exists.' } },
+  gone: ({ translationId }) => ({ deletedTranslationId: encodeGlobalID('Translation', translationId.id) }),
   resolve: async ({ translationId }, ctx) => {
-    // A translation the caller cannot see is deleted already, as over REST.
-    const row = await getTranslationById(ctx, translationId.id).catch((error: unknown) => {
-      if ((error as { code?: string }).code === 'NOT_FOUND') return null;
-      throw error;
-    });
-    await deleteTranslation(ctx, row);
+    await deleteTranslation(ctx, await getTranslationById(ctx, translationId.id));
     return { deletedTranslationId: encodeGlobalID('Translation', translationId.id) };
   },
 });
