@@ -5,6 +5,9 @@ import { errorResponse } from '../rest/errors';
 import type { App, ClientInfo } from './app';
 import type { Readiness } from './health';
 import type { Metrics } from './metrics';
+import { ASSETS_PATH as INTEGRATION_ASSETS_PATH } from '../modules/integrations/service';
+import { SAML_PUBLIC_PREFIX } from '../modules/saml/rest';
+import { GRAPHIQL_ASSETS_PATH } from './graphiql';
 import { addSecurityHeaders } from './security-headers';
 
 export interface ObserveOptions {
@@ -21,10 +24,16 @@ export interface ObserveOptions {
 /** An incoming id is kept when it is short and plain, so it cannot forge or break a log line. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Paths served outside the REST router whose rest is a name, a key or a signature: one label each. */
+const PREFIXES = ['/files/', '/sites/', '/pdf/', '/openapi/', '/v1/docs/', GRAPHIQL_ASSETS_PATH, INTEGRATION_ASSETS_PATH, SAML_PUBLIC_PREFIX];
+
 /** Routes outside the REST router, by template, so that unknown paths share one label. */
 function routeOf(pathname: string): string {
   if (pathname === '/' || pathname === '/graphql' || pathname === '/health' || pathname === '/ready' || pathname === '/metrics') return pathname;
-  for (const prefix of ['/files/', '/sites/', '/pdf/']) if (pathname.startsWith(prefix)) return `${prefix}*`;
+  if (pathname === '/v1/openapi.json' || pathname === '/v1/docs') return pathname;
+  // Integration endpoints sit under /v1/ but outside the router: one label for all of them.
+  if (/^\/v1\/integrations\/[^/]+\/(?:.+\/)?integration(?:\/|$)/.test(pathname)) return '/v1/integrations/:integrationName/…/integration/*';
+  for (const prefix of PREFIXES) if (pathname.startsWith(prefix)) return `${prefix}*`;
   return 'unmatched';
 }
 

@@ -88,6 +88,22 @@ describe('request logs', () => {
     expect(forged.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('labels what is served outside the REST router by its kind: the reference, GraphiQL assets, integration endpoints', async () => {
+    const labels: Record<string, string> = {
+      '/v1/docs': '/v1/docs',
+      '/v1/openapi.json': '/v1/openapi.json',
+      '/graphql/assets/no-such-asset.js': '/graphql/assets/*',
+      '/integration-assets/x/y.png': '/integration-assets/*',
+      '/v1/integrations/some-app/integration/hook': '/v1/integrations/:integrationName/…/integration/*',
+      '/v1/integrations/some-app/installations/i1/spaces/s1/integration': '/v1/integrations/:integrationName/…/integration/*',
+    };
+    for (const [path, label] of Object.entries(labels)) {
+      const response = await get(path);
+      await response.arrayBuffer();
+      expect(requestLine(response.headers.get('x-request-id')!).route, path).toBe(label);
+    }
+  });
+
   it('labels unknown paths alike, so they cannot grow the metrics or the log without bound', async () => {
     const response = await get('/no/such/thing');
     expect(response.status).toBe(404);
