@@ -55,6 +55,11 @@ rule('multicast', (l) => {
   l.addSubnet('ff00::', 8, 'ipv6');
 });
 
+/** Kinds a self-hosted server may well mean to reach (a service beside it); never cloud metadata. */
+const ALLOWABLE = new Set(['loopback', 'private']);
+// The person refused is often the operator: say which setting lets the host through.
+const ALLOW_HINT = (host: string) => `The server's operator can allow this host with QUIRE_FETCH_ALLOW_HOSTS=${host}`;
+
 /** The kind of refused address `address` is, if it is one (IPv4-mapped IPv6 checked as IPv4). */
 export function refusedKind(address: string): string | undefined {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
@@ -105,7 +110,7 @@ export async function checkedAddress(url: URL, allowHosts: readonly string[], wh
   if (!hostAllowed(url, allowHosts)) {
     for (const { address } of addresses) {
       const kind = refusedKind(address);
-      if (kind) throw new FetchRefused(`${what}: ${host === address ? address : `${host} (${address})`} is a ${kind} address; fetching it is not allowed`);
+      if (kind) throw new FetchRefused(`${what}: ${host === address ? address : `${host} (${address})`} is a ${kind} address; fetching it is not allowed${ALLOWABLE.has(kind) ? `. ${ALLOW_HINT(host)}` : ''}`);
     }
   }
   return addresses[0]!;

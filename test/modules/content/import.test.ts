@@ -128,11 +128,13 @@ describe('content import', () => {
     t.config.fetchAllowHosts = [];
     const refused = await t.rest('POST', `/v1/spaces/${b.spaceId}/content/import`, { token: token(), body: { url: `${origin}/doc.md`, source: 'markdown' } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toBe('url: 127.0.0.1 is a loopback address; fetching it is not allowed');
+    expect(refused.body.error.message).toBe('url: 127.0.0.1 is a loopback address; fetching it is not allowed. The server\'s operator can allow this host with QUIRE_FETCH_ALLOW_HOSTS=127.0.0.1');
     allow();
     const metadata = await t.rest('POST', `/v1/spaces/${b.spaceId}/content/import`, { token: token(), body: { url: `${origin}/to-metadata`, source: 'markdown' } });
     expect(metadata.status).toBe(400);
     expect(metadata.body.error.message).toContain('169.254.169.254 is a cloud metadata address');
+    // Cloud metadata is never a host to allow: no hint to the setting.
+    expect(metadata.body.error.message).not.toContain('QUIRE_FETCH_ALLOW_HOSTS');
     const loopback = await t.rest('POST', `/v1/spaces/${b.spaceId}/content/import`, { token: token(), body: { url: `${origin}/to-loopback`, source: 'markdown' } });
     expect(loopback.status).toBe(400);
     expect(loopback.body.error.message).toContain('127.0.0.2 is a loopback address');

@@ -44,7 +44,7 @@ describe('a translation provider on loopback, configured by the operator', () =>
     for (const url of [`${engine.url}/translate`, `${engine.url}/doc.md`]) {
       const res = await t.rest('POST', `/v1/spaces/${b.spaceId}/content/import`, { token: acme.admin.token, body: { url, source: 'markdown' } });
       expect(res.status).toBe(400);
-      expect(res.body.error.message).toBe('url: 127.0.0.1 is a loopback address; fetching it is not allowed');
+      expect(res.body.error.message).toBe('url: 127.0.0.1 is a loopback address; fetching it is not allowed. The server\'s operator can allow this host with QUIRE_FETCH_ALLOW_HOSTS=127.0.0.1');
     }
     expect(engine.requests.length).toBe(before);
   });
