@@ -18,6 +18,7 @@ export interface Shutdown {
   /**
    * Registers what to stop, as it is started: steps run last registered first (the server before
    * the queue, the queue before the pool), and a signal during startup stops only what exists.
+   * Adding a step again moves it to run first; it still runs (and is logged) once.
    */
   add(step: ShutdownStep): void;
   shutdown(signal: string): Promise<void>;
@@ -63,6 +64,12 @@ export function exitOnSignals(options: ShutdownOptions): Shutdown {
     exit(failed ? 1 : 0);
   }
 
+  function add(step: ShutdownStep): void {
+    const at = steps.indexOf(step);
+    if (at >= 0) steps.splice(at, 1);
+    steps.push(step);
+  }
+
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
   // Node would print these and exit 1 anyway: the log keeps them, as JSON, beside the rest.
   process.on('uncaughtException', (err) => {
@@ -84,5 +91,5 @@ export function exitOnSignals(options: ShutdownOptions): Shutdown {
     }, 500);
     watch.unref();
   }
-  return { add: (step) => void steps.push(step), shutdown };
+  return { add, shutdown };
 }

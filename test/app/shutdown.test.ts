@@ -120,9 +120,11 @@ describe('SIGTERM under load', { timeout: 120_000 }, () => {
     // Readiness checks answered during the drain said 503, those before it 200.
     for (const l of answeredWhileDraining.filter((l) => l.route === '/ready')) expect(l.status).toBe(503);
     for (const l of lines.slice(0, drainAt).filter((l) => l.msg === 'request' && l.route === '/ready')) expect(l.status).toBe(200);
-    for (const step of ['http server stopped', 'job queue stopped', 'database pool stopped', 'shutdown complete']) {
-      expect(lines.some((l) => l.msg === step), step).toBe(true);
-    }
+    // Each step stops, in order, and is logged once.
+    const steps = lines.filter((l) => typeof l.msg === 'string' && (l.msg.endsWith(' stopped') || l.msg === 'shutdown complete')).map((l) => l.msg);
+    for (const step of ['http server stopped', 'job queue stopped', 'database pool stopped', 'shutdown complete']) expect(steps.filter((m) => m === step), step).toHaveLength(1);
+    expect(steps.indexOf('http server stopped')).toBeLessThan(steps.indexOf('job queue stopped'));
+    expect(steps.indexOf('job queue stopped')).toBeLessThan(steps.indexOf('database pool stopped'));
   });
 });
 
