@@ -1,5 +1,6 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { serveIntegrationAsset } from '../modules/integrations/assets';
+import { useSignInHint } from '../graphql/sign-in-hint';
 import { ASSETS_PATH as INTEGRATION_ASSETS_PATH } from '../modules/integrations/service';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { isDatabaseUnavailable } from '../lib/unavailable';
@@ -103,6 +104,7 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
       useAnonymousLimits({ introspection: http.anonymousIntrospection }),
       useWorkBounds(),
       useQueryLimits(),
+      useSignInHint(),
       useOperationName(),
       useSubscriptionErrors(),
       ...(options.graphqlPlugins ?? []),

@@ -37,8 +37,15 @@ afterAll(() => t.close());
 const ORG_IDS = `query ($id: ID!) { organization(id: $id) { id restId title } }`;
 
 describe('viewer', () => {
-  it('is null without a token', async () => {
-    expect(await query('{ viewer { user { restId } } }', {}, null)).toEqual({ viewer: null });
+  it('is null without a token, and the answer says how to send one', async () => {
+    const anonymous = await t.graphql('{ viewer { user { restId } } }', {}, null);
+    expect(anonymous.body.data).toEqual({ viewer: null });
+    expect(anonymous.body.extensions.signIn).toMatch(/^No API token was sent, so viewer is null\. Send the header Authorization: Bearer <token> \(in GraphiQL: the Headers pane\)/);
+    const signedIn = await t.graphql('{ viewer { user { restId } } }', {}, reader.token);
+    expect(signedIn.body.data.viewer.user.restId).toBe(reader.userId);
+    expect(signedIn.body.extensions).not.toHaveProperty('signIn');
+    // Only an answer whose viewer is null carries it.
+    expect((await t.graphql('{ __typename }', {}, null)).body.extensions ?? {}).not.toHaveProperty('signIn');
   });
 
   it("shows the caller's user and organizations with a total count", async () => {
