@@ -14,9 +14,13 @@ export function newId(length = 20): string {
   return out;
 }
 
-export function newToken(): string {
-  return `quire_${randomBytes(32).toString('base64url')}`;
+/** API tokens start with `quire_`, so secret scanners and people can tell them from other keys. */
+export function newToken(prefix = 'quire_'): string {
+  return `${prefix}${randomBytes(32).toString('base64url')}`;
 }
+
+/** Share-link keys travel in URLs and open one site for reading: a prefix of their own, never taken for an API token. */
+export const newShareKey = () => newToken('qshare_');
 
 /** Every request hashes its token: the one-shot `hash` builds no Hash object (Node 20.12+). */
 export function hashToken(token: string): string {

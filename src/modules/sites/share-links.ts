@@ -4,7 +4,7 @@ import { byTimeThenId, keysetPage } from '../../db/keyset';
 import { NotFoundError } from '../../domain/errors';
 import { mapPage, type Page, type PageArgs } from '../../domain/page';
 import { parseInput } from '../../domain/validate';
-import { newId, newToken } from '../../lib/ids';
+import { newId, newShareKey } from '../../lib/ids';
 import { shareLinkCreateSchema, shareLinkUpdateSchema, type ShareLinkCreateInput, type ShareLinkUpdateInput } from './input';
 import { assertCanManage, getSite } from './site-access';
 import { shareLinks, type ShareLinkRow, type SiteRow } from '../../db/schema/sites';
@@ -26,7 +26,7 @@ export async function listShareLinks(ctx: RequestContext, site: SiteRow, args: P
 export async function createShareLink(ctx: RequestContext, site: SiteRow, input: ShareLinkCreateInput): Promise<ShareLinkInSite> {
   await assertCanManage(ctx, site);
   const { name } = parseInput(shareLinkCreateSchema, input);
-  const [link] = await ctx.db.insert(shareLinks).values({ id: newId(), siteId: site.id, name, key: newToken(), createdAt: ctx.now() }).returning();
+  const [link] = await ctx.db.insert(shareLinks).values({ id: newId(), siteId: site.id, name, key: newShareKey(), createdAt: ctx.now() }).returning();
   return { site, link };
 }
 

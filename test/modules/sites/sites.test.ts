@@ -191,7 +191,9 @@ describe('share links', () => {
     const b = await t.rest('POST', path, { token: acme.admin.token, body: { name: '' } });
     expect(a.body).toMatchObject({ object: 'share-link', name: 'Partners', active: true });
     const key = (link: any) => new URL(link.urls.published).searchParams.get('shareKey');
-    expect(key(a.body)).toMatch(/^.{20,}$/);
+    // Not an API token's prefix: a key seen in a URL or a log is told apart from a token.
+    expect(key(a.body)).toMatch(/^qshare_[A-Za-z0-9_-]{43}$/);
+    expect((await t.rest('GET', '/v1/user', { token: key(a.body)! })).status).toBe(401);
     expect(key(a.body)).not.toBe(key(b.body));
     const off = await t.rest('PATCH', `${path}/${a.body.id}`, { token: acme.admin.token, body: { active: false } });
     expect(off.body.active).toBe(false);
