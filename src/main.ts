@@ -115,6 +115,9 @@ Admin API token (shown once, keep it):
 
 Try it:
   curl -H "Authorization: Bearer ${demo.token}" http://localhost:${port}/v1/orgs
+
+Published sites of the demo, for readers (no token):
+${demo.sites.map((s) => `  ${s.title}: http://localhost:${port}${s.path}`).join('\n')}
 ${
   config.http?.graphiql === false
     ? ''

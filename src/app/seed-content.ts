@@ -42,11 +42,17 @@ const CONFIGURATION = `# Configuration
 Back to the [welcome page](welcome).
 `;
 
+/** A published site of the demo: its title and where it is read, as a path on the server. */
+export interface DemoSite {
+  title: string;
+  path: string;
+}
+
 /**
  * Pages in the demo spaces (headings, a table, code, an image, links between pages and one broken
  * link), an open change request with an edit, and two sites publishing them.
  */
-export async function seedDemoContent(ctx: RequestContext, organizationId: string, spaces: { guide: string; api: string }): Promise<void> {
+export async function seedDemoContent(ctx: RequestContext, organizationId: string, spaces: { guide: string; api: string }): Promise<DemoSite[]> {
   await addContent(ctx, spaces.guide, {
     pages: [
       { title: 'Welcome', markdown: WELCOME },
@@ -77,5 +83,9 @@ export async function seedDemoContent(ctx: RequestContext, organizationId: strin
   await setPublished(ctx, docs, true);
 
   const preview = await setPublished(ctx, await createSite(ctx, organizationId, { title: 'Partner preview', visibility: 'share-link', spaces: [spaces.api] }), true);
-  await createShareLink(ctx, preview, { name: 'Partners' });
+  const { link } = await createShareLink(ctx, preview, { name: 'Partners' });
+  return [
+    { title: docs.title, path: `/sites/${organizationId}/${docs.basename}` },
+    { title: `${preview.title} (share link)`, path: `/sites/${organizationId}/${preview.id}?shareKey=${link.key}` },
+  ];
 }

@@ -8,13 +8,15 @@ import { inviteToContent } from '../modules/permissions/service';
 import { createSpace, updateSpace } from '../modules/spaces/service';
 import { bootstrapTeam } from '../modules/teams/service';
 import { countUsers, createApiToken, ensureUser } from '../modules/users/service';
-import { seedDemoContent } from './seed-content';
+import { seedDemoContent, type DemoSite } from './seed-content';
 import { seedDemoDiscussion } from './seed-discussion';
 
 export interface DemoData {
   organizationId: string;
   adminUserId: string;
   token: string;
+  /** The demo's published sites, as paths on the server (the share-link one with its key). */
+  sites: DemoSite[];
 }
 
 /**
@@ -22,7 +24,7 @@ export interface DemoData {
  * space at the top level: enough to see default levels and grants at work. Pages with headings,
  * a table, code, an image and links (one broken), and an open change request.
  */
-async function seedContent(ctx: RequestContext, editor: RequestContext, organizationId: string, teamId: string, guestId: string): Promise<void> {
+async function seedContent(ctx: RequestContext, editor: RequestContext, organizationId: string, teamId: string, guestId: string): Promise<DemoSite[]> {
   const handbook = await createCollection(ctx, organizationId, { title: 'Handbook' });
   const guide = await createSpace(ctx, organizationId, { title: 'Getting started', emoji: '🚀', parent: handbook.id });
   const drafts = await createSpace(ctx, organizationId, { title: 'Drafts', emoji: '📝', parent: handbook.id });
@@ -30,8 +32,9 @@ async function seedContent(ctx: RequestContext, editor: RequestContext, organiza
   await inviteToContent(ctx, { kind: 'space', row: drafts }, { role: 'edit', teams: [teamId] });
   await inviteToContent(ctx, { kind: 'space', row: drafts }, { role: 'comment', users: [guestId] });
   const api = await createSpace(ctx, organizationId, { title: 'API reference', emoji: '📚' });
-  await seedDemoContent(ctx, organizationId, { guide: guide.id, api: api.id });
+  const sites = await seedDemoContent(ctx, organizationId, { guide: guide.id, api: api.id });
   await seedDemoDiscussion(ctx, editor, guide.id);
+  return sites;
 }
 
 /** On a database with no users: a demo organization, its admin, a few members, a team and some content. */
@@ -56,7 +59,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<DemoData | null> {
   ]);
   const config = loadConfig();
   const editor = createContext({ db, config }, { user: (await ensureUser(db, people[0])).user });
-  await seedContent(createContext({ db, config }, { user: admin }), editor, org.id, writers.id, ids[2]);
+  const sites = await seedContent(createContext({ db, config }, { user: admin }), editor, org.id, writers.id, ids[2]);
   const token = await createApiToken(db, admin.id, 'demo');
-  return { organizationId: org.id, adminUserId: admin.id, token };
+  return { organizationId: org.id, adminUserId: admin.id, token, sites };
 }

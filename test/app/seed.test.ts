@@ -55,6 +55,16 @@ it('gives the demo spaces real pages, an open change request and two published s
   const shareLinks = await t.rest('GET', `/v1/orgs/${demo.organizationId}/sites/${sites.body.items[1].id}/share-links`, { token });
   expect(shareLinks.body.items.map((l: any) => l.name)).toEqual(['Partners']);
 
+  // The sites the first start prints open for a reader with no token, the share-link one with its key only.
+  expect(demo.sites.map((s) => s.title)).toEqual(['Demo documentation', 'Partner preview (share link)']);
+  for (const site of demo.sites) {
+    const page = await t.app.fetch(new Request(`http://localhost${site.path}`));
+    expect(page.status, site.path).toBe(200);
+    expect(await page.text()).toContain('<h1');
+  }
+  const withoutKey = await t.app.fetch(new Request(`http://localhost${demo.sites[1].path.replace(/\?.*$/, '')}`));
+  expect(withoutKey.status).toBe(401);
+
   // Search finds the demo's words, grouped by space.
   const found = await t.rest('GET', `/v1/orgs/${demo.organizationId}/search?query=revisions`, { token });
   expect(found.body.items.map((s: any) => [s.title, s.pages.map((p: any) => p.title)])).toEqual([['Getting started', ['Welcome']]]);
