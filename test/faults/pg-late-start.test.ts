@@ -31,7 +31,8 @@ describe.skipIf(!bin)('server started before its database', { timeout: 120_000 }
 
   it('retries with back-off, one log line per attempt, then serves', async () => {
     const port = await freePort();
-    server = spawnServerProcess({ DATABASE_URL: `postgres://quire@127.0.0.1:${port}/postgres`, PORT: '0', QUIRE_PUBLIC_URL: 'http://127.0.0.1' }, 90_000);
+    const httpPort = await freePort();
+    server = spawnServerProcess({ DATABASE_URL: `postgres://quire@127.0.0.1:${port}/postgres`, PORT: String(httpPort), QUIRE_PUBLIC_URL: 'http://127.0.0.1' }, 90_000);
     const attempts = () => [...server!.output().matchAll(RETRY_LINE)];
 
     // Starting from source on a busy machine can take a while before the first attempt.
@@ -39,6 +40,17 @@ describe.skipIf(!bin)('server started before its database', { timeout: 120_000 }
     while (attempts().length < 4 && !server.exit() && Date.now() < waitUntil) await sleep(50);
     expect(server.exit(), server.output()).toBeNull();
     expect(attempts().length, server.output()).toBeGreaterThanOrEqual(4);
+
+    // While it waits, the port is bound and the probes say what they are for: liveness (/health)
+    // passes, since the process serves; readiness (/ready) and the API answer 503 until the database is up.
+    const early = (path: string) => fetch(`http://127.0.0.1:${httpPort}${path}`, { signal: AbortSignal.timeout(5_000) });
+    expect((await early('/health')).status).toBe(200);
+    const ready = await early('/ready');
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).checks).toMatchObject({ database: 'starting' });
+    const api = await early('/v1/orgs');
+    expect(api.status).toBe(503);
+    expect(api.headers.get('retry-after')).toBeTruthy();
 
     cluster = await startPrivateCluster(bin!, { port });
     const up = Date.now();
