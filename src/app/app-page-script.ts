@@ -42,14 +42,17 @@ export const APP_SCRIPT = String.raw`(function () {
   function appLink(text, body) { return link(text, body && body.urls && body.urls.app); }
 
   // The token: from the fragment a SAML sign-in sends, then gone from the address bar and history.
-  (function takeToken() {
-    if (!location.hash) return;
-    var params = new URLSearchParams(location.hash.slice(1));
-    var token = params.get('token');
-    if (!token) return;
+  function takeToken() {
+    if (!location.hash) return false;
+    var token = new URLSearchParams(location.hash.slice(1)).get('token');
+    if (!token) return false;
     sessionStorage.setItem(KEY, token);
     history.replaceState(null, '', location.pathname + location.search);
-  })();
+    return true;
+  }
+  takeToken();
+  // A sign-in that lands on the page already open changes only the fragment: no reload.
+  window.addEventListener('hashchange', function () { if (takeToken()) show(); });
   function token() { return sessionStorage.getItem(KEY); }
 
   function api(path) {
@@ -167,7 +170,7 @@ export const APP_SCRIPT = String.raw`(function () {
     },
     page: function (r) {
       return spaceOf(r).then(function (space) {
-        return get('/v1/spaces/' + enc(r.space) + '/content/path/' + r.path).then(function (page) {
+        return get('/v1/spaces/' + enc(r.space) + '/content/path/' + r.path + '?format=markdown').then(function (page) {
           return [].concat(title('Page', (page.emoji ? page.emoji + ' ' : '') + page.title),
             fields([['Space', appLink(space.title, space)], ['Path', page.path], ['Description', page.description], ['Updated', page.updatedAt]]),
             page.markdown ? h('section', null, h('h2', { text: 'Content' }), h('pre', { text: page.markdown.slice(0, 20000) })) : [],

@@ -57,6 +57,7 @@ export function appPage(request: Request, pathname: string): Response | null {
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="referrer" content="no-referrer">
   <title>Quire</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="${APP_ASSETS_PATH}${STYLE.name}">
 </head>
 <body>

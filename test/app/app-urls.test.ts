@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAppPath, type AppRoute } from '../../src/lib/app-paths';
 import { TEST_ORIGIN, startTestApp, type TestApp } from '../support/clients';
@@ -33,6 +36,10 @@ function appUrlsIn(body: unknown, found: (url: string) => void): void {
     for (const child of Object.values(record)) stack.push({ value: child, depth: depth + 1 });
   }
 }
+
+const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
+const browserRequired = !!process.env.QUIRE_REQUIRE_BROWSER;
+const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
 
 const fill = (path: string, own: Record<string, string>) => path.replace(/[:*]([A-Za-z]+)/g, (_, name: string) => own[name] ?? `no-${name}`);
 
@@ -140,4 +147,44 @@ describe('urls.app links', () => {
     }
     expect((await t.app.fetch(new Request(`${TEST_ORIGIN}/app/assets/app.0000.js`))).status).toBe(404);
   });
+
+  it.skipIf(!existsSync(CHROMIUM) && !browserRequired)('in Chromium, every kind of link shows its object, with no error', async () => {
+    const server = await t.serve();
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', `--host-resolver-rules=MAP ${new URL(TEST_ORIGIN).host} ${new URL(server.url).host}`] });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    try {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${page.url()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+      await page.goto(`${TEST_ORIGIN}/#token=${acme.admin.token}`);
+      await expect.poll(() => page.locator('main h1').textContent(), { timeout: 15_000 }).toBe('Your organizations');
+      const shown: string[] = [];
+      const perKind = new Map<string, number>();
+      const pageBodies: string[] = [];
+      for (const url of links.keys()) {
+        const kind = parseAppPath(new URL(url).pathname)!.kind;
+        if ((perKind.get(kind) ?? 0) >= 3) continue;
+        perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
+        await page.goto(url);
+        await expect.poll(() => page.locator('main').textContent(), { timeout: 15_000 }).not.toMatch(/^Loading/);
+        const h1 = await page.locator('main h1').first().textContent();
+        const alert = await page.locator('[role=alert]').count();
+        shown.push(`${kind}: ${h1}${alert ? ` (alert: ${await page.locator('[role=alert]').first().textContent()})` : ''}`);
+        if (kind === 'page') pageBodies.push((await page.locator('main pre').allTextContents()).join(''));
+        if (perKind.get(kind) === 1) await page.screenshot({ path: join(SCREENSHOTS, `app-${kind}.png`), fullPage: true });
+      }
+      expect(shown.filter((line) => line.includes('Not found') || line.includes('alert'))).toEqual([]);
+      expect(problems).toEqual([]);
+      // A page shows its text, as the API gives it in markdown.
+      expect(pageBodies.join('\n').length).toBeGreaterThan(0);
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  }, 120_000);
 });
