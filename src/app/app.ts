@@ -31,6 +31,7 @@ import { INTEGRATION_ENDPOINT, serveIntegrationEndpoint } from '../modules/insta
 import type { RequestContext } from '../context/request-context';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset, graphiqlPage, wantsGraphiQL } from './graphiql';
 import { withHttpPolicies } from './http-policies';
+import { APP_ASSETS_PATH, appAsset, appPage, wantsAppHome } from './app-page';
 import { graphqlPost } from './graphql-post';
 import './integration-environment';
 import type { ReadRouting } from '../db/replica';
@@ -82,6 +83,9 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
   const router = createRestRouter();
   const docs = createDocs(() => router.table());
   const publicHost = new URL(services.config.publicUrl).host;
+  // Links point at the app URL; another host in front of this server is an organization's published
+  // site. Read from the config when asked: tests set the public URL once their port is known.
+  const onAppHost = (host: string) => host === new URL(services.config.publicUrl).host || host === new URL(services.config.appUrl).host;
   const http = httpSettings(services.config);
   const persistedSettings = services.config.persistedOperations;
   const persisted = options.persisted ?? (persistedSettings && loadPersistedOperations(persistedSettings.file, schema, persistedSettings.only));
@@ -186,6 +190,16 @@ export function createApp(appServices: AppServices, options: AppOptions = {}): A
         // Single sign-on: the browser has no token yet; the IdP's signature is the credential.
         const answer = await serveSamlEndpoint(publicContext(), request).catch(domainErrorResponse);
         if (answer) return answer;
+      }
+      if (pathname.startsWith(APP_ASSETS_PATH)) {
+        const asset = appAsset(request, pathname);
+        if (asset) return asset;
+      }
+      if ((pathname !== '/' || wantsAppHome(request)) && onAppHost(new URL(request.url).host)) {
+        // What `urls.app` links open (and `/`, where a browser lands after signing in): the path's
+        // shape alone decides, nothing is read here.
+        const page = appPage(request, pathname);
+        if (page) return page;
       }
       if (pathname === '/' || pathname === '/health') {
         return Response.json({ name: 'quire', graphql: '/graphql', rest: '/v1' });

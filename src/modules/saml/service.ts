@@ -15,6 +15,7 @@ import { teamMembers, type TeamRow } from '../../db/schema/teams';
 import { createApiToken, ensureUser } from '../users/service';
 import { emailSchema } from '../../domain/email';
 import { samlPostSchema, samlProviderCreateSchema, samlProviderUpdateSchema, type SamlPost, type SamlProviderCreateInput, type SamlProviderUpdateInput } from './input';
+import { parseAppPath } from '../../lib/app-paths';
 import { samlProviderById } from './loaders';
 import { authnRequestUrl, serviceProviderMetadata, serviceUrls, verifySamlResponse, type ServiceUrls, type VerifiedAssertion } from './protocol';
 import { samlAssertions, samlProviders, type SamlProviderRow } from '../../db/schema/saml';
@@ -149,7 +150,9 @@ async function signInProvider(ctx: RequestContext, providerId: string): Promise<
 
 /** Where to go in the app after signing in: a path of the app only, never another site. */
 function appPath(value: string | undefined): string {
-  return value && /^\/(?![/\\])[^\s]*$/.test(value) && value.length <= 1024 ? value : '/';
+  // Only a page the app answers (a `urls.app` path, query and anchor aside): the browser lands there.
+  if (!value || value.length > 1024 || !/^\/(?![/\\])[^\s]*$/.test(value)) return '/';
+  return parseAppPath(value.split(/[?#]/, 1)[0]) ? value : '/';
 }
 
 /** The IdP URL that starts signing in (HTTP-Redirect binding); `next` is the app path to land on. */

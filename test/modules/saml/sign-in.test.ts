@@ -52,11 +52,12 @@ async function footprint() {
 
 describe('SAML sign-in', () => {
   it('start URL redirects to the IdP with a deflated AuthnRequest and the RelayState', async () => {
-    const res = await t.app.fetch(new Request(`${provider.service.startURL}?next=/spaces/abc`));
+    const next = `/o/${acme.organizationId}/s/abc`;
+    const res = await t.app.fetch(new Request(`${provider.service.startURL}?next=${next}`));
     expect(res.status).toBe(302);
     const request = readAuthnRequest(res.headers.get('location')!);
     expect(`${request.url.origin}${request.url.pathname}`).toBe(idp.ssoUrl);
-    expect(request.relayState).toBe('/spaces/abc');
+    expect(request.relayState).toBe(next);
     expect(request.xml).toContain('<samlp:AuthnRequest');
     expect(request.xml).toContain(`AssertionConsumerServiceURL="${provider.service.acsURL}"`);
     expect(request.xml).toContain(`>${provider.service.entityID}</saml:Issuer>`);
@@ -65,6 +66,24 @@ describe('SAML sign-in', () => {
   it('an open redirect is not carried: a RelayState to another site lands on the app root', async () => {
     const res = await t.app.fetch(new Request(`${provider.service.startURL}?next=//evil.test/x`));
     expect(readAuthnRequest(res.headers.get('location')!).relayState).toBe('/');
+  });
+
+  it('a RelayState that no app page answers lands on the app root', async () => {
+    for (const next of ['/spaces/abc', `/o/${acme.organizationId}/nothing/here`, '/v1/orgs']) {
+      const res = await t.app.fetch(new Request(`${provider.service.startURL}?next=${encodeURIComponent(next)}`));
+      expect(readAuthnRequest(res.headers.get('location')!).relayState, next).toBe('/');
+    }
+  });
+
+  it('the redirect lands on a page that answers: the app page of the path asked for, or the app root', async () => {
+    for (const relayState of [`/o/${acme.organizationId}/`, undefined]) {
+      const res = await postAcs(encodeResponse(responseFor(acme.admin.email)), relayState);
+      expect(res.status).toBe(303);
+      const landing = await t.app.fetch(new Request(res.location!.split('#')[0], { headers: { accept: 'text/html' } }));
+      expect(landing.status).toBe(200);
+      expect(landing.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await landing.text()).toContain(relayState ? `"org":"${acme.organizationId}"` : '"kind":"home"');
+    }
   });
 
   it('serves our metadata with the ACS URL', async () => {
@@ -76,12 +95,13 @@ describe('SAML sign-in', () => {
   });
 
   it('a valid response to our AuthnRequest signs in a new user, a member with role, team and the SSO flag', async () => {
-    const start = await t.app.fetch(new Request(`${provider.service.startURL}?next=/home`));
+    const home = `/o/${acme.organizationId}/`;
+    const start = await t.app.fetch(new Request(`${provider.service.startURL}?next=${home}`));
     const { id } = readAuthnRequest(start.headers.get('location')!);
-    const res = await postAcs(encodeResponse(responseFor('Nina.New@Example.com', { inResponseTo: id, name: 'Nina New' })), '/home');
+    const res = await postAcs(encodeResponse(responseFor('Nina.New@Example.com', { inResponseTo: id, name: 'Nina New' })), home);
     expect(res.status).toBe(303);
     const location = new URL(res.location!);
-    expect(`${location.origin}${location.pathname}`).toBe(`${TEST_ORIGIN}/home`);
+    expect(`${location.origin}${location.pathname}`).toBe(`${TEST_ORIGIN}${home}`);
     const fragment = new URLSearchParams(location.hash.slice(1));
     expect(fragment.get('organization')).toBe(acme.organizationId);
     const token = fragment.get('token')!;
