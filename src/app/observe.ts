@@ -7,6 +7,8 @@ import type { Readiness } from './health';
 import type { Metrics } from './metrics';
 import { ASSETS_PATH as INTEGRATION_ASSETS_PATH } from '../modules/integrations/service';
 import { SAML_PUBLIC_PREFIX } from '../modules/saml/rest';
+import { parseAppPath } from '../lib/app-paths';
+import { APP_ASSETS_PATH } from './app-page';
 import { GRAPHIQL_ASSETS_PATH } from './graphiql';
 import { addSecurityHeaders } from './security-headers';
 
@@ -25,7 +27,7 @@ export interface ObserveOptions {
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Paths served outside the REST router whose rest is a name, a key or a signature: one label each. */
-const PREFIXES = ['/files/', '/sites/', '/pdf/', '/openapi/', '/v1/docs/', GRAPHIQL_ASSETS_PATH, INTEGRATION_ASSETS_PATH, SAML_PUBLIC_PREFIX];
+const PREFIXES = ['/files/', '/sites/', '/pdf/', '/openapi/', '/v1/docs/', GRAPHIQL_ASSETS_PATH, INTEGRATION_ASSETS_PATH, SAML_PUBLIC_PREFIX, APP_ASSETS_PATH];
 
 /** Routes outside the REST router, by template, so that unknown paths share one label. */
 function routeOf(pathname: string): string {
@@ -34,6 +36,9 @@ function routeOf(pathname: string): string {
   // Integration endpoints sit under /v1/ but outside the router: one label for all of them.
   if (/^\/v1\/integrations\/[^/]+\/(?:.+\/)?integration(?:\/|$)/.test(pathname)) return '/v1/integrations/:integrationName/…/integration/*';
   for (const prefix of PREFIXES) if (pathname.startsWith(prefix)) return `${prefix}*`;
+  // The app page of a urls.app link: one label per kind of object, never the ids.
+  const app = parseAppPath(pathname);
+  if (app && app.kind !== 'home') return `app:${app.kind}`;
   return 'unmatched';
 }
 

@@ -96,6 +96,8 @@ describe('request logs', () => {
       '/integration-assets/x/y.png': '/integration-assets/*',
       '/v1/integrations/some-app/integration/hook': '/v1/integrations/:integrationName/…/integration/*',
       '/v1/integrations/some-app/installations/i1/spaces/s1/integration': '/v1/integrations/:integrationName/…/integration/*',
+      '/o/org1/s/space1': 'app:space',
+      '/o/org1/s/space1/~/changes/3': 'app:changeRequest',
     };
     for (const [path, label] of Object.entries(labels)) {
       const response = await get(path);
