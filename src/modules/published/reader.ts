@@ -214,8 +214,13 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   return { kind: 'html', status: 200, html, etag, cookies, private: restricted, policy };
 }
 
-/** Whether a body may hold an integration block: a fence language of an installed integration, or an explicit tag. */
-const mayHoldBlocks = (markdown: string, languages: BlockLanguages) => languages.size > 0 || markdown.includes('{%');
+const FENCE = /^ {0,3}(`{3,}|~{3,})/m;
+
+/**
+ * Whether a body may hold an integration block: an explicit tag, or a fence when the space has
+ * integrations with block languages. Other pages keep the page cache.
+ */
+const mayHoldBlocks = (markdown: string, languages: BlockLanguages) => markdown.includes('{%') || (languages.size > 0 && FENCE.test(markdown));
 
 /** Search results within the variant the reader is in: pages they could open, none marked noIndex. */
 async function renderSearch(ctx: RequestContext, input: Omit<RenderInput, 'entry'>, query: string): Promise<string> {

@@ -202,6 +202,19 @@ describe('integration blocks on published pages', () => {
     expect(html.match(/more than 20 integration blocks/g)).toHaveLength(2);
     expect(new Set((await renders()).filter((e) => String(e.payload.props.content).startsWith('many')).map((e) => e.payload.props.content)).size).toBe(20);
   }, 60_000);
+  it("asks the integration again once the render's max-age has passed", async () => {
+    const count = (await renders()).length;
+    expect((await page('diagram')).status).toBe(200);
+    expect(await renders()).toHaveLength(count);
+    t.clock.now = new Date(Date.now() + 3_601_000);
+    try {
+      expect((await page('diagram')).status).toBe(200);
+      expect(await renders()).toHaveLength(count + 1);
+    } finally {
+      t.clock.now = null;
+    }
+  });
+
   it('a stalled integration shows a box within the deadline', async () => {
     const started = Date.now();
     const res = await page('stalled');
