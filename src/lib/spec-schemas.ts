@@ -73,8 +73,8 @@ function collectFormats(node: unknown, formats: Set<string>): Set<string> {
 }
 
 /** An ajv holding every component schema of the contract, under `openapi#/components/schemas/...`. */
-export function createSpecAjv() {
-  const ajv = new Ajv({ strict: false, allErrors: true });
+export function createSpecAjv(options: { allErrors?: boolean } = {}) {
+  const ajv = new Ajv({ strict: false, allErrors: options.allErrors ?? true });
   addFormats(ajv);
   ajv.addFormat('emoji', { type: 'string', validate: () => true });
   ajv.addFormat('icon', { type: 'string', validate: () => true });
@@ -93,12 +93,18 @@ export function createSpecAjv() {
 
 
 let shared: ReturnType<typeof createSpecAjv> | undefined;
+let firstOnly: ReturnType<typeof createSpecAjv> | undefined;
 
-/** The errors of a value against one component schema of the contract; null when it is valid. */
-export function componentErrors(name: string, value: unknown): string[] | null {
-  shared ??= createSpecAjv();
+/**
+ * The errors of a value against one component schema of the contract; null when it is valid.
+ * `firstError` stops at the first error: for input from outside (an integration's ContentKit tree,
+ * a render request), where collecting every error of every `oneOf` branch costs about 6 ms per
+ * element (a 5,000-element tree took 29 s; stopping at the first, 0.3 s).
+ */
+export function componentErrors(name: string, value: unknown, options: { firstError?: boolean } = {}): string[] | null {
+  const ajv = options.firstError ? (firstOnly ??= createSpecAjv({ allErrors: false })) : (shared ??= createSpecAjv());
   const id = `${DOCUMENT_ID}${COMPONENTS_REF}schemas/${encodeURIComponent(name)}`;
-  const validate = shared.getSchema(id) ?? shared.compile({ $ref: id });
+  const validate = ajv.getSchema(id) ?? ajv.compile({ $ref: id });
   if (validate(value)) return null;
   return (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
 }

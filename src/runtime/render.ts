@@ -30,7 +30,8 @@ export interface RenderRequest {
 
 const FIELD = ['request'];
 
-const schemaErrors = componentErrors;
+/** Input from outside: the first error is enough, and every error of a large tree is slow to collect (see componentErrors). */
+const schemaErrors = (name: string, value: unknown) => componentErrors(name, value, { firstError: true });
 
 /** Decodes and checks a render request; a `ValidationError` (400) names what is wrong. */
 export function decodeRenderRequest(encoded: unknown, limits: RenderLimits = DEFAULT_RENDER_LIMITS): RenderRequest {

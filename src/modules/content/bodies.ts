@@ -1,8 +1,11 @@
 import type { RequestContext } from '../../context/request-context';
 import { defineLoader } from '../../db/loader';
+import type { BlockLanguages } from './block-syntax';
+import { blockLanguages } from './integration-blocks';
 import { resolverFor } from './links';
 import { markdownToDocument } from './markdown';
 import { loadObjects, type Hash } from './objects';
+import type { SpaceRow } from '../../db/schema/spaces';
 import type { PageEntry, RevisionTree, TreePage } from './tree';
 
 /** Page bodies by hash: the bodies asked for in one tick, and not cached, are read in one statement. */
@@ -28,15 +31,15 @@ export async function pageBodies(ctx: RequestContext, pages: Iterable<TreePage>)
 }
 
 /** A page's body as the platform's JSON document, its links resolved in the revision. */
-export function pageDocument(ctx: RequestContext, tree: RevisionTree, entry: PageEntry, markdown: string): Record<string, unknown> {
-  return markdownToDocument(markdown, resolverFor(tree, entry.path, ctx.config.appUrl));
+export function pageDocument(ctx: RequestContext, tree: RevisionTree, entry: PageEntry, markdown: string, languages?: BlockLanguages): Record<string, unknown> {
+  return markdownToDocument(markdown, resolverFor(tree, entry.path, ctx.config.appUrl), languages);
 }
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** The same, counted into the size of the answer it goes into; throws once the request's work stopped (see WorkBounds). */
-export function countedDocument(ctx: RequestContext, tree: RevisionTree, entry: PageEntry, markdown: string): Record<string, unknown> {
-  const document = pageDocument(ctx, tree, entry, markdown);
+export function countedDocument(ctx: RequestContext, tree: RevisionTree, entry: PageEntry, markdown: string, languages?: BlockLanguages): Record<string, unknown> {
+  const document = pageDocument(ctx, tree, entry, markdown, languages);
   ctx.bounds.admit(jsonBytes(document));
   ctx.bounds.check();
   return document;
@@ -60,12 +63,12 @@ export async function answerMarkdown(ctx: RequestContext, page: TreePage): Promi
  * for a thousand of them lets timers and other requests run meanwhile, and stops rendering once
  * its deadline passes.
  */
-export async function answerDocument(ctx: RequestContext, tree: RevisionTree, entry: PageEntry): Promise<Record<string, unknown> | null> {
+export async function answerDocument(ctx: RequestContext, space: SpaceRow, tree: RevisionTree, entry: PageEntry): Promise<Record<string, unknown> | null> {
   if (ctx.bounds.stopped) return null;
-  const markdown = await pageMarkdown(ctx, entry.page);
+  const [markdown, languages] = await Promise.all([pageMarkdown(ctx, entry.page), blockLanguages(ctx, space)]);
   return ctx.bounds.slice(() => {
     if (ctx.bounds.stopped) return null;
-    const document = pageDocument(ctx, tree, entry, markdown);
+    const document = pageDocument(ctx, tree, entry, markdown, languages);
     return ctx.bounds.admit(jsonBytes(document)) ? document : null;
   });
 }

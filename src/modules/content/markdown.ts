@@ -1,6 +1,7 @@
 import type { BlockContent, Content, ListItem, PhrasingContent, RootContent, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { markdownNodes, parseMarkdownTree } from '../../lib/markdown-tree';
+import { blockOfFence, NO_BLOCK_LANGUAGES, parseBlockTag, type BlockLanguages, type IntegrationBlockData } from './block-syntax';
 import { slugify } from './slugs';
 
 /*
@@ -83,8 +84,10 @@ const imageRef = (ref: ContentRef) => (ref.kind === 'file' || ref.kind === 'url'
 
 const paragraph = (nodes: Json[]) => ({ object: 'block', type: 'paragraph', isVoid: false, nodes });
 
-function listItem(item: ListItem, resolve: Resolver): Json {
-  const nodes = item.children.flatMap((child) => blocks([child as RootContent], resolve, true));
+const integrationBlock = (data: IntegrationBlockData) => ({ object: 'block', type: 'integration', isVoid: true, data });
+
+function listItem(item: ListItem, resolve: Resolver, languages: BlockLanguages): Json {
+  const nodes = item.children.flatMap((child) => blocks([child as RootContent], resolve, languages, true));
   return {
     object: 'block',
     type: 'list-item',
@@ -124,7 +127,7 @@ function table(node: Table, resolve: Resolver): Json {
 }
 
 /** Block content as document blocks. Inside lists and quotes only the essential kinds may appear. */
-function blocks(nodes: (RootContent | Content)[], resolve: Resolver, nested = false): Json[] {
+function blocks(nodes: (RootContent | Content)[], resolve: Resolver, languages: BlockLanguages, nested = false): Json[] {
   const out: Json[] = [];
   for (const node of nodes) {
     switch (node.type) {
@@ -135,6 +138,11 @@ function blocks(nodes: (RootContent | Content)[], resolve: Resolver, nested = fa
         break;
       }
       case 'paragraph': {
+        const tag = !nested && node.children[0]?.type === 'text' && node.children[0].value.trimStart().startsWith('{%') ? parseBlockTag(toString(node)) : null;
+        if (tag) {
+          out.push(integrationBlock(tag));
+          break;
+        }
         const images = node.children.filter((c) => c.type === 'image');
         const onlyImages = images.length > 0 && node.children.every((c) => c.type === 'image' || (c.type === 'text' && !c.value.trim()));
         if (onlyImages && !nested) {
@@ -158,10 +166,16 @@ function blocks(nodes: (RootContent | Content)[], resolve: Resolver, nested = fa
         const tasks = node.children.some((item) => typeof item.checked === 'boolean');
         const type = tasks ? 'list-tasks' : node.ordered ? 'list-ordered' : 'list-unordered';
         const data = node.ordered && !tasks ? { start: node.start ?? 1 } : {};
-        out.push({ object: 'block', type, isVoid: false, data, nodes: node.children.map((item) => listItem(item, resolve)) });
+        out.push({ object: 'block', type, isVoid: false, data, nodes: node.children.map((item) => listItem(item, resolve, languages)) });
         break;
       }
       case 'code': {
+        // Integration blocks stand at the top level of a document only, as the platform's editor places them.
+        const block = nested ? null : blockOfFence(languages, node.lang, node.value);
+        if (block) {
+          out.push(integrationBlock(block));
+          break;
+        }
         const lines = node.value.split('\n');
         out.push({
           object: 'block',
@@ -173,7 +187,7 @@ function blocks(nodes: (RootContent | Content)[], resolve: Resolver, nested = fa
         break;
       }
       case 'blockquote':
-        out.push({ object: 'block', type: 'blockquote', isVoid: false, data: {}, nodes: blocks(node.children, resolve, true).filter(isEssential) });
+        out.push({ object: 'block', type: 'blockquote', isVoid: false, data: {}, nodes: blocks(node.children, resolve, languages, true).filter(isEssential) });
         break;
       case 'thematicBreak':
         out.push({ object: 'block', type: 'divider', isVoid: true, data: {} });
@@ -199,9 +213,9 @@ function blocks(nodes: (RootContent | Content)[], resolve: Resolver, nested = fa
 const ESSENTIAL = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider']);
 const isEssential = (block: Json) => ESSENTIAL.has(block.type as string) || block.type === 'blockquote';
 
-/** The platform's JSON document of a markdown body. */
-export function markdownToDocument(markdown: string, resolve: Resolver): Json {
-  return { object: 'document', data: { schemaVersion: 1 }, nodes: blocks(parseMarkdownTree(markdown).children, resolve) };
+/** The platform's JSON document of a markdown body; fences in `languages` become integration blocks. */
+export function markdownToDocument(markdown: string, resolve: Resolver, languages: BlockLanguages = NO_BLOCK_LANGUAGES): Json {
+  return { object: 'document', data: { schemaVersion: 1 }, nodes: blocks(parseMarkdownTree(markdown).children, resolve, languages) };
 }
 
 /** Every link and image of a body, in order, with what it resolves to. */

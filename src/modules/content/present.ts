@@ -7,7 +7,7 @@ import { presentSpace } from '../spaces/present';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam } from '../../rest/router';
 import type { LinkQueryInput } from './input';
-import { countedDocument, fileBacklinksOf, fileDownloadUrl, linksOf, pageBodies, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
+import { countedDocument, type BlockLanguages, fileBacklinksOf, fileDownloadUrl, linksOf, pageBodies, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
 
 /** What a page's body is given as: markdown (lists), or the format asked for (one page). */
 export type BodyFormat = 'markdown' | 'document';
@@ -22,7 +22,7 @@ const optional = <T>(key: string, value: T | undefined) => (value === undefined 
  * A page as the platform's RevisionPage, its subpages nested. A document page carries its body,
  * as markdown or as the JSON document: the platform's schema requires one or the other.
  */
-export function presentPage(ctx: RequestContext, content: SpaceContent, page: TreePage, bodies: Map<string, string>, format: BodyFormat = 'markdown'): Record<string, unknown> {
+export function presentPage(ctx: RequestContext, content: SpaceContent, page: TreePage, bodies: Map<string, string>, format: BodyFormat = 'markdown', languages?: BlockLanguages): Record<string, unknown> {
   const entry = content.tree.byId.get(page.data.id)!;
   const d = page.data;
   const base = { id: d.id, title: d.title, ...optional('emoji', d.emoji), ...optional('icon', d.icon), createdAt: d.createdAt, updatedAt: d.updatedAt };
@@ -47,7 +47,7 @@ export function presentPage(ctx: RequestContext, content: SpaceContent, page: Tr
     layout: d.layout,
     pages: children(),
     // Counted as it is presented: an answer past QUIRE_MAX_RESPONSE_BYTES is refused before it is built.
-    ...(format === 'document' ? { document: countedDocument(ctx, content.tree, entry as PageEntry, markdown) } : { markdown: ctx.bounds.count(markdown) }),
+    ...(format === 'document' ? { document: countedDocument(ctx, content.tree, entry as PageEntry, markdown, languages) } : { markdown: ctx.bounds.count(markdown) }),
   };
 }
 

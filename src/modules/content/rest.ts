@@ -6,6 +6,7 @@ import type { PageReadInput, RevisionReadInput } from '../../domain/content';
 import { presentPageHit, presentSpaceHit, renderBacklinks, renderLinks, presentFile, presentPage, presentRevision } from './present';
 import {
   allPagesOf,
+  blockLanguages,
   applyTemplate,
   importContent,
   getContent,
@@ -59,8 +60,8 @@ export function contentRoutes(r: RestRouter): void {
   });
 
   const onePage = async (ctx: RequestContext, found: Awaited<ReturnType<typeof getPage>>) => {
-    const bodies = await pageBodies(ctx, [found.entry.page, ...found.entry.page.children]);
-    return { status: 200, body: presentPage(ctx, found, found.entry.page, bodies, found.format) };
+    const [bodies, languages] = await Promise.all([pageBodies(ctx, [found.entry.page, ...found.entry.page.children]), found.format === 'document' ? blockLanguages(ctx, found.space) : undefined]);
+    return { status: 200, body: presentPage(ctx, found, found.entry.page, bodies, found.format, languages) };
   };
 
   r.get('/v1/spaces/:spaceId/content/page/:pageId', async ({ ctx, params, query }) => onePage(ctx, await getPage(ctx, params.spaceId, params.pageId, pageQuery(query))));

@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { requireViewer, type RequestContext } from '../../context/request-context';
 import { NotFoundError, UpstreamError, ValidationError } from '../../domain/errors';
 import { validateContentKitTree, type RenderRequest } from '../../runtime/render';
 import { findIntegrationForEndpoint } from '../integrations/service';
 import { integrationInstallations, integrationSiteInstallations, integrationSpaceInstallations, type InstallationRow } from '../../db/schema/installations';
-import { type IntegrationRow } from '../../db/schema/integrations';
+import { integrations, type IntegrationRow } from '../../db/schema/integrations';
 import { deliverLoaded, type Delivered, type DeliveryContext } from './deliver';
 import { installationGiven, recordInlineEvent } from './record';
 
@@ -34,20 +34,42 @@ export async function activeInstallation(ctx: RequestContext, integration: Integ
   return row ?? null;
 }
 
+/** The active installations on a space of the integrations named, in one statement, by integration name. */
+export async function activeInstallationsOnSpace(ctx: DeliveryContext, organizationId: string, spaceId: string, names: string[]): Promise<Map<string, { integration: IntegrationRow; installation: InstallationRow }>> {
+  if (!names.length) return new Map();
+  const i = integrationInstallations;
+  const rows = await ctx.db
+    .select({ installation: i, integration: integrations })
+    .from(i)
+    .innerJoin(integrations, eq(integrations.id, i.integrationId))
+    .where(and(inArray(integrations.name, names), eq(i.organizationId, organizationId), eq(i.status, 'active'), installationGiven({ spaceId })));
+  return new Map(rows.map((r) => [r.integration.name, r]));
+}
+
+/** A ContentKit answer, with how long the integration said it may be kept (`Cache-Control: max-age`). */
+export interface Rendered {
+  output: Record<string, unknown>;
+  /** Seconds; null when the integration said nothing. */
+  maxAge: number | null;
+}
+
+/** The `max-age` of the runtime's answer (`element.setCache({ maxAge })` becomes `Cache-Control: max-age=N`). */
+function maxAgeOf(headers: Record<string, string> | undefined): number | null {
+  const m = /(?:^|,)\s*max-age=(\d{1,9})\s*(?:,|$)/i.exec(headers?.['cache-control'] ?? '');
+  return m ? Number(m[1]) : null;
+}
+
 /**
- * A render (`GET .../render`): sends a `ui_render` event to the integration (its script, or its
- * tunnel in dev mode) for the installation its context resolved to, and answers the element tree
- * it rendered. A bad request is a 400; an integration that fails, or answers
- * something other than a ContentKit tree, is a 502 naming why, and its event says so too.
+ * Sends a `ui_render` event and checks the answer. `userId` is whose render it is: absent for a
+ * published page, which no one signed in reads. A failure throws an UpstreamError naming why.
  */
-export async function renderIntegrationUI(ctx: RequestContext, integration: IntegrationRow, request: RenderRequest, scope: RenderScope): Promise<Record<string, unknown>> {
-  const viewer = requireViewer(ctx);
+async function renderEvent(ctx: DeliveryContext, integration: IntegrationRow, request: RenderRequest, scope: RenderScope, userId: string | null, deadlineMs?: number): Promise<Rendered> {
   const event = await recordInlineEvent(
     ctx.db,
     { integrationId: integration.id, installationId: scope.installation.id, ...(scope.spaceId ? { spaceId: scope.spaceId } : {}), ...(scope.siteId ? { siteId: scope.siteId } : {}) },
     {
       type: 'ui_render',
-      auth: { userId: viewer.user.id },
+      ...(userId ? { auth: { userId } } : {}),
       componentId: request.componentId,
       props: request.props,
       ...(request.state ? { state: request.state } : {}),
@@ -62,9 +84,26 @@ export async function renderIntegrationUI(ctx: RequestContext, integration: Inte
       if (checked.valid) output = checked.output;
       return checked.valid ? null : `the integration's answer is not a ContentKit tree: ${checked.errors.slice(0, 3).join('; ')}`;
     },
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
   });
   if (!delivered.result.ok || !output) throw new UpstreamError(`The integration ${integration.name} could not render ${request.componentId}: ${delivered.result.error ?? 'no answer'}`);
-  return output;
+  return { output, maxAge: maxAgeOf(delivered.result.response?.headers) };
+}
+
+/**
+ * A render (`GET .../render`): sends a `ui_render` event to the integration (its script, or its
+ * tunnel in dev mode) for the installation its context resolved to, and answers the element tree
+ * it rendered. A bad request is a 400; an integration that fails, or answers
+ * something other than a ContentKit tree, is a 502 naming why, and its event says so too.
+ */
+export async function renderIntegrationUI(ctx: RequestContext, integration: IntegrationRow, request: RenderRequest, scope: RenderScope): Promise<Rendered> {
+  const viewer = requireViewer(ctx);
+  return renderEvent(ctx, integration, request, scope, viewer.user.id);
+}
+
+/** A render for a published page: no one's in particular, and bounded by `deadlineMs` since a page waits on it. */
+export function renderForReaders(ctx: DeliveryContext, integration: IntegrationRow, request: RenderRequest, scope: RenderScope, deadlineMs: number): Promise<Rendered> {
+  return renderEvent(ctx, integration, request, scope, null, deadlineMs);
 }
 
 /** An HTTP answer of an integration, as it goes back to whoever called its public endpoint. */

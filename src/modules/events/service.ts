@@ -7,4 +7,5 @@
 export { DELIVER_TASK, emitIntegrationEvent, installationGiven, recordEvent, type EventScope } from './record';
 export { deliverRecorded, deliverTask, type Delivered, type DeliveryContext } from './deliver';
 export { presentEnvironmentWith, type EnvironmentPresenter, type EnvironmentSubjects } from './environment';
-export { activeInstallation, deliverFetch, deliverPublishedScript, renderIntegrationUI, type EndpointAnswer, type RenderScope } from './inline';
+export { activeInstallation, activeInstallationsOnSpace, deliverFetch, deliverPublishedScript, renderIntegrationUI, type EndpointAnswer, type Rendered, type RenderScope } from './inline';
+export { cachedDocumentRender, documentRenderKey, renderDocumentBlock, type BlockOutcome, type DocumentBlock } from './render-cache';

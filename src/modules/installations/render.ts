@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context/request-context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import { checkRenderRequest, decodeRenderRequest, type RenderRequest } from '../../runtime/render';
 import type { IntegrationRow } from '../../db/schema/integrations';
-import { activeInstallation, renderIntegrationUI as renderThrough, type RenderScope } from '../events/service';
+import { activeInstallation, cachedDocumentRender, documentRenderKey, renderIntegrationUI as renderThrough, type Rendered, type RenderScope } from '../events/service';
 import { getIntegration } from '../integrations/service';
 import { getOrganization } from '../organizations/service';
 import { getSiteById } from '../sites/service';
@@ -44,14 +44,41 @@ async function renderScope(ctx: RequestContext, integration: IntegrationRow, con
 }
 
 
-export async function renderIntegrationUI(ctx: RequestContext, name: string, encoded: string | null): Promise<Record<string, unknown>> {
+/*
+ * A read-only document render (`context.type` document, not editable, no state, no action) is
+ * answered from the cache the published pages fill when it holds one: those renders were made for
+ * no one in particular, so any caller who may render in that space may see them, and the
+ * integration is not asked again within the age it gave. Any other render, or one not in the
+ * cache, goes to the integration with the caller's identity in its event, and is not stored:
+ * what an integration shows a signed-in user may be theirs alone.
+ */
+function fromCache(ctx: RequestContext, integration: IntegrationRow, request: RenderRequest, scope: RenderScope): Rendered | null {
+  const c = request.context;
+  if (c.type !== 'document' || c.editable !== false || request.state || request.action || !scope.spaceId || (c.theme !== 'light' && c.theme !== 'dark')) return null;
+  const key = documentRenderKey({ integration, installation: scope.installation, spaceId: scope.spaceId, block: request.componentId, props: request.props, theme: c.theme });
+  const now = ctx.now().getTime();
+  const kept = cachedDocumentRender(key, now);
+  return kept?.ok ? { output: kept.output, maxAge: Math.max(0, Math.floor((kept.expiresAt - now) / 1000)) } : null;
+}
+
+async function render(ctx: RequestContext, integration: IntegrationRow, request: RenderRequest): Promise<Rendered> {
+  const scope = await renderScope(ctx, integration, request.context);
+  return fromCache(ctx, integration, request, scope) ?? renderThrough(ctx, integration, request, scope);
+}
+
+/** `GET .../render?request=<LZ-string>`. */
+export async function renderIntegrationUI(ctx: RequestContext, name: string, encoded: string | null): Promise<Rendered> {
   const integration = await getIntegration(ctx, name);
-  const request = decodeRenderRequest(encoded ?? undefined);
-  return renderThrough(ctx, integration, request, await renderScope(ctx, integration, request.context));
+  return render(ctx, integration, decodeRenderRequest(encoded ?? undefined));
+}
+
+/** `POST .../render` with the request as JSON. */
+export async function renderIntegrationUIPosted(ctx: RequestContext, name: string, body: unknown): Promise<Rendered> {
+  const integration = await getIntegration(ctx, name);
+  return render(ctx, integration, checkRenderRequest(body));
 }
 
 /** The same render, for a request already decoded (GraphQL's JSON) and an integration already loaded. */
-export async function renderIntegrationRequest(ctx: RequestContext, integration: IntegrationRow, value: unknown): Promise<Record<string, unknown>> {
-  const request = checkRenderRequest(value);
-  return renderThrough(ctx, integration, request, await renderScope(ctx, integration, request.context));
+export async function renderIntegrationRequest(ctx: RequestContext, integration: IntegrationRow, value: unknown): Promise<Rendered> {
+  return render(ctx, integration, checkRenderRequest(value));
 }

@@ -4,7 +4,7 @@ import { getIntegration } from '../integrations/service';
 import type { ContentInstallationUpdateInput, InstallationUpdateInput, InstallInput } from './input';
 import { presentEvent, presentInstallation, presentSiteInstallation, presentSpaceInstallation } from './present';
 import {
-  createInstallationToken, deliverFetch, renderIntegrationUI, getEvent, getSiteInstallation, installIntegrationOnSite, listInstallationSites, listInstallationSpaces, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
+  createInstallationToken, deliverFetch, renderIntegrationUI, renderIntegrationUIPosted, getEvent, getSiteInstallation, installIntegrationOnSite, listInstallationSites, listInstallationSpaces, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, getInstallation, getSpaceInstallation, installIntegration, installOnSpace, listEvents, listInstallations, listSiteInstallations,
   listSpaceInstallations, uninstallFromSpace, uninstallIntegration, updateInstallation, updateSpaceInstallation,
 } from './service';
 
@@ -12,7 +12,10 @@ const ONE = '/v1/integrations/:integrationName';
 const INST = `${ONE}/installations/:installationId`;
 
 export function installationRoutes(r: RestRouter): void {
-  r.get(`${ONE}/render`, async ({ ctx, params, query }) => ({ status: 200, body: await renderIntegrationUI(ctx, params.integrationName, query.get('request')) }));
+  // The integration's `max-age`, for the caller's own cache: private, the render may be theirs alone.
+  const rendered = ({ output, maxAge }: { output: Record<string, unknown>; maxAge: number | null }) => ({ status: 200, body: output, headers: { 'cache-control': maxAge ? `private, max-age=${maxAge}` : 'no-store' } });
+  r.get(`${ONE}/render`, async ({ ctx, params, query }) => rendered(await renderIntegrationUI(ctx, params.integrationName, query.get('request'))));
+  r.post(`${ONE}/render`, async ({ ctx, params, body }) => rendered(await renderIntegrationUIPosted(ctx, params.integrationName, body)));
 
   r.get(`${ONE}/installations`, async ({ ctx, params, query }) => {
     const page = await listInstallations(ctx, params.integrationName, optionalParam(query, 'externalId'), pageArgs(query), REST_MAX);
@@ -87,6 +90,14 @@ export function installationRoutes(r: RestRouter): void {
 /** `/v1/integrations/{name}[/installations/{id}[/spaces/{space} or /sites/{site}]]/integration[/...]`: an integration's public endpoint. */
 export const INTEGRATION_ENDPOINT = /^\/v1\/integrations\/([^/]+)\/(?:installations\/([^/]+)\/(?:(spaces|sites)\/([^/]+)\/)?)?integration(?:\/.*)?$/;
 
+/*
+ * An integration's answers are served from Quire's origin, yet are the integration's code: a page
+ * it answers runs in a sandbox (an opaque origin, so none of Quire's cookies or storage), even
+ * when opened directly. It may be framed anywhere: that is how published pages show it (web
+ * frames). A policy the integration sets itself applies as well.
+ */
+const ENDPOINT_POLICY = 'sandbox allow-scripts allow-popups allow-forms; frame-ancestors *';
+
 /** Hands a request to an integration's public endpoint to the integration, and its answer back. */
 export async function serveIntegrationEndpoint(ctx: Parameters<typeof deliverFetch>[0], request: Request): Promise<Response> {
   const url = new URL(request.url);
@@ -100,5 +111,7 @@ export async function serveIntegrationEndpoint(ctx: Parameters<typeof deliverFet
   const body = request.method === 'GET' || request.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await request.arrayBuffer());
   const target = { name: decodeURIComponent(name ?? ''), ...(installationId ? { installationId: decodeURIComponent(installationId), ...content } : {}) };
   const answer = await deliverFetch(ctx, target, { method: request.method, url: url.toString(), headers, body });
+  const own = answer.headers['content-security-policy'];
+  answer.headers['content-security-policy'] = own ? `${own}, ${ENDPOINT_POLICY}` : ENDPOINT_POLICY;
   return new Response(answer.body.length ? new Uint8Array(answer.body) : null, { status: answer.status, headers: answer.headers });
 }

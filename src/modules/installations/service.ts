@@ -25,7 +25,7 @@ import { spaces, type SpaceRow } from '../../db/schema/spaces';
 import { findSiteInstallation, sitesOfInstallation, sitesOfInstallations, spacesOfInstallation, spacesOfInstallations, type FoundInstallation } from './site-installations';
 
 export { deliverTask, deliverFetch, type EndpointAnswer } from '../events/service';
-export { renderIntegrationRequest, renderIntegrationUI } from './render';
+export { renderIntegrationRequest, renderIntegrationUI, renderIntegrationUIPosted } from './render';
 export { findSiteInstallation, installIntegrationOnSite, sitesOfInstallation, spacesOfInstallation, uninstallIntegrationFromSite, updateIntegrationSiteInstallation, type FoundInstallation } from './site-installations';
 
 export async function getSiteInstallation(ctx: RequestContext, name: string, installationId: string, siteId: string): Promise<SiteInstallationRow> {

@@ -40,8 +40,8 @@ export function integrationDirectives(policy: string | Record<string, string> | 
   return out;
 }
 
-/** The page's policy with the inline scripts' hashes and what their integrations may add. */
-export function pagePolicy(scripts: { hash: string; directives: Directives }[] = []): string {
+/** The page's policy with the inline scripts' hashes and what their integrations may add, and `extra` (its blocks' frames and their host script). */
+export function pagePolicy(scripts: { hash: string; directives: Directives }[] = [], extra: Directives = {}): string {
   const policy: Directives = Object.fromEntries(Object.entries(PAGE).map(([k, v]) => [k, [...v]]));
   const add = (directive: string, sources: string[]) => {
     const list = (policy[directive] ??= []);
@@ -51,6 +51,7 @@ export function pagePolicy(scripts: { hash: string; directives: Directives }[] =
     add('script-src', [script.hash]);
     for (const [directive, sources] of Object.entries(script.directives)) add(directive === 'script-src-elem' ? 'script-src' : directive, sources);
   }
+  for (const [directive, sources] of Object.entries(extra)) add(directive, sources);
   return Object.entries(policy)
     .map(([k, v]) => `${k} ${v.join(' ')}`)
     .join('; ');

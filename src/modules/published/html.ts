@@ -1,4 +1,4 @@
-import type { Root as HastRoot, Element } from 'hast';
+import type { Root as HastRoot, Element, ElementContent } from 'hast';
 import type { Root as MdRoot } from 'mdast';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
@@ -34,23 +34,55 @@ function collectHeadings(into: Heading[]) {
   };
 }
 
+/** Marks the integration blocks of a tree (see blocks.ts) and renders them, as hast by slot number. */
+export type Embed = (tree: MdRoot) => Promise<Map<number, ElementContent>>;
+
+/** The element standing for an embedded block until its render replaces it; only `Embed` makes it. */
+export const SLOT_TAG = 'quire-block';
+
+const SCHEMA = { ...defaultSchema, clobberPrefix: '', tagNames: [...(defaultSchema.tagNames ?? []), SLOT_TAG], attributes: { ...defaultSchema.attributes, [SLOT_TAG]: ['dataSlot'] } };
+
+/*
+ * Rendered blocks go in after the sanitizer: they are built element by element from the
+ * integration's answer (contentkit.ts), iframes included, which the sanitizer would remove. A slot
+ * cannot come from the author: raw HTML never reaches the tree (remark-rehype drops it).
+ */
+function fillSlots(rendered: Map<number, ElementContent>) {
+  return (tree: HastRoot) => {
+    tree.children = tree.children.map((node) => (node.type === 'element' && node.tagName === SLOT_TAG ? (rendered.get(Number(node.properties.dataSlot)) ?? { type: 'text', value: '' }) : node));
+  };
+}
+
 /**
  * A page's markdown as safe HTML: sanitized first (whatever the author wrote), then headings get
  * ids and code is highlighted. Links and images are rewritten to the published site's URLs.
+ * `embed` puts integration blocks in, rendered.
  */
-export async function markdownToHtml(markdown: string, rewrite: Rewrite): Promise<{ html: string; headings: Heading[] }> {
+export async function markdownToHtml(markdown: string, rewrite: Rewrite, embed?: Embed): Promise<{ html: string; headings: Heading[] }> {
   const headings: Heading[] = [];
   const tree = parseMarkdownTree(markdown);
   rewriteUrls(tree, rewrite);
+  const rendered = embed ? await embed(tree) : new Map<number, ElementContent>();
   const processor = unified()
     .use(remarkRehype)
-    .use(rehypeSanitize, { ...defaultSchema, clobberPrefix: '' })
+    .use(rehypeSanitize, SCHEMA)
     .use(rehypeSlug)
     .use(() => collectHeadings(headings))
     .use(rehypeHighlight, { detect: false })
+    .use(() => fillSlots(rendered))
     .use(rehypeStringify);
   const html = processor.stringify(await processor.run(tree));
   return { html, headings };
+}
+
+/**
+ * Markdown an integration wrote (a ContentKit `markdown` element) as sanitized hast: the same
+ * parser and sanitizer as page bodies, ids prefixed so they cannot clash with the page's.
+ */
+export async function integrationMarkdownToHast(markdown: string): Promise<ElementContent[]> {
+  const processor = unified().use(remarkRehype).use(rehypeSanitize, defaultSchema);
+  const tree = (await processor.run(parseMarkdownTree(markdown))) as HastRoot;
+  return tree.children.filter((n): n is ElementContent => n.type !== 'doctype');
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -47,6 +47,8 @@ export interface PageView {
   next?: NavLink;
   /** Integrations' site scripts, each already safe inside `<script>` and allowed by the page's policy. */
   scripts?: string[];
+  /** Scripts of the site itself, by URL (the web frames' host), allowed by the page's policy. */
+  scriptUrls?: string[];
 }
 
 const CSS = `
@@ -67,6 +69,9 @@ article pre{background:var(--code);padding:1rem;overflow:auto;border-radius:6px}
 article table{border-collapse:collapse}article th,article td{border:1px solid var(--line);padding:.35rem .6rem}article img{max-width:100%}
 .description{color:var(--muted);font-size:1.1rem}.outline{font-size:.85rem}.outline a{display:block;color:var(--muted);text-decoration:none}.outline .d3{padding-left:.75rem}
 .pager{display:flex;justify-content:space-between;margin-top:3rem;border-top:1px solid var(--line);padding-top:1rem}
+.integration-block{margin:1rem 0}.integration-block-failed{padding:.75rem 1rem;border:1px dashed var(--line);border-radius:6px;color:var(--muted)}
+.ck-vstack{display:flex;flex-direction:column;gap:.5rem}.ck-hstack{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.ck-card{border:1px solid var(--line);border-radius:6px;padding:.75rem}
+.ck-card-title{font-weight:600;margin:0 0 .5rem}.ck-webframe iframe{display:block;width:100%;border:0}.ck-image{max-width:100%}
 .hljs-keyword,.hljs-built_in{color:#c2185b}.hljs-string{color:#2e7d32}.hljs-comment{color:var(--muted)}.hljs-number{color:#1565c0}
 `;
 
@@ -124,7 +129,7 @@ ${v.previous || v.next ? `<nav class="pager" aria-label="Pagination">${v.previou
 ${page.showOutline && page.headings.length ? `<nav class="outline" aria-label="On this page"><strong>On this page</strong>${page.headings.map((h) => `<a class="d${h.depth}" href="#${esc(h.id)}">${esc(h.text)}</a>`).join('')}</nav>` : '<div></div>'}
 </main>
 ${v.chrome.footer.length || v.chrome.copyright ? `<footer>${v.chrome.footer.map((g) => `<section><strong>${esc(g.title)}</strong>${nav(g.links)}</section>`).join('')}${v.chrome.copyright ? `<p class="copyright">${esc(v.chrome.copyright)}</p>` : ''}</footer>` : ''}
-${(v.scripts ?? []).map((code) => `<script>${code}</script>`).join('')}
+${(v.scripts ?? []).map((code) => `<script>${code}</script>`).join('')}${(v.scriptUrls ?? []).map((url) => `<script src="${esc(url)}"></script>`).join('')}
 </body></html>`;
 }
 

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../context/request-context';
 import { conditionHolds, type Claims } from '../../domain/conditions';
-import { allPagesOf, contentAt, withComputedPages, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
+import { allPagesOf, blockLanguages, contentAt, withComputedPages, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type BlockLanguages, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
 import { findPublishedSite, publishedSiteForHost, publishedUrl, sectionsInOrder, siteOfShareKey, siteTree, spacesOf, topLevel, type SiteTree } from '../sites/service';
 import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../../db/schema/sites';
 import { spaceById } from '../spaces/service';
-import { esc, markdownToHtml } from './html';
+import { embedBlocks, type EmbeddedBlocks } from './blocks';
+import { esc, markdownToHtml, type Embed } from './html';
 import { renderMessage, renderPage, type Chrome, type NavLink, type SidebarItem } from './layout';
 import { pagePolicy } from './csp';
 import { siteScripts, type SiteScript } from './scripts';
 import { customizationOf, existingPublishingAuth } from './settings';
 import { announceView, type ViewVisitor } from './views';
 import { verifyVisitorToken } from './visitor-token';
+import { WEBFRAME_HOST_PATH, WEBFRAME_HOST_SCRIPT } from './webframe-host';
 
 export interface PublishedRequest {
   organizationId: string;
@@ -137,6 +139,8 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
     const open = site.visibility === 'public';
     return { kind: 'text', contentType: 'text/plain; charset=utf-8', body: open ? `User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n` : 'User-agent: *\nDisallow: /\n' };
   }
+  // The same for every site and visitor, and holds nothing of either: served before any check.
+  if (req.segments.join('/') === WEBFRAME_HOST_PATH) return { kind: 'text', contentType: 'text/javascript; charset=utf-8', body: WEBFRAME_HOST_SCRIPT };
   const tree = await siteTree(ctx, site);
   if (req.segments[0] === 'sitemap.xml') {
     if (site.visibility !== 'public') return { kind: 'html', status: 404, html: renderMessage('Page not found', 'This site has no sitemap: it is not public.'), cookies: [], private: false };
@@ -180,19 +184,43 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const customization = await customizationOf(ctx, site.id);
   const theme = themeOf(req.theme, customization.settings);
   const scripts = await siteScripts(ctx, site);
+  const [markdown, languages] = await Promise.all([pageBodies(ctx, [entry.page]).then((b) => b.get(entry.page.data.id) ?? ''), blockLanguages(ctx, space)]);
+  const parts = [site.id, site.updatedAt, customization.updatedAt, space.revisionId, place.variant.id, entry.path, theme, claims, tree.sections, tree.groups, tree.siteSpaces];
+  const input: RenderInput = { site, base, place, content, entry, pages, claims, theme, customization: customization.settings, scripts, markdown };
+
+  if (mayHoldBlocks(markdown, languages)) {
+    // What integrations render is not in the revision: the page is built each time (its blocks come
+    // from the render cache) and its ETag is that of what was built, so a render that changed or
+    // expired is never answered 304 or served from the page cache.
+    const blocks: EmbeddedBlocks = { frames: new Set() };
+    const html = await renderPublishedPage(ctx, { ...input, embed: { embed: embedBlocks(ctx, space, languages, theme, blocks), embedded: blocks } });
+    const policy = pagePolicy(scripts, blocks.frames.size ? { 'frame-src': [...blocks.frames], 'script-src': [`${base}/${WEBFRAME_HOST_PATH}`] } : {});
+    const etag = `"${createHash('sha1').update(JSON.stringify([...parts, policy])).update(html).digest('base64url')}"`;
+    if (req.ifNoneMatch === etag) return { kind: 'not-modified', etag };
+    return { kind: 'html', status: 200, html, etag, cookies, private: restricted, policy };
+  }
+
   const policy = pagePolicy(scripts);
   const etag = `"${createHash('sha1')
-    .update(JSON.stringify([site.id, site.updatedAt, customization.updatedAt, space.revisionId, place.variant.id, entry.path, theme, claims, tree.sections, tree.groups, tree.siteSpaces, policy]))
+    .update(JSON.stringify([...parts, policy]))
     .digest('base64url')}"`;
   if (req.ifNoneMatch === etag) return { kind: 'not-modified', etag };
   const cached = rendered.get(etag);
   if (cached) return { kind: 'html', status: 200, html: cached, etag, cookies, private: restricted, policy };
 
-  const html = await renderPublishedPage(ctx, { site, base, place, content, entry, pages, claims, theme, customization: customization.settings, scripts });
+  const html = await renderPublishedPage(ctx, input);
   if (rendered.size >= CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
   rendered.set(etag, html);
   return { kind: 'html', status: 200, html, etag, cookies, private: restricted, policy };
 }
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/m;
+
+/**
+ * Whether a body may hold an integration block: an explicit tag, or a fence when the space has
+ * integrations with block languages. Other pages keep the page cache.
+ */
+const mayHoldBlocks = (markdown: string, languages: BlockLanguages) => markdown.includes('{%') || (languages.size > 0 && FENCE.test(markdown));
 
 /** Search results within the variant the reader is in: pages they could open, none marked noIndex. */
 async function renderSearch(ctx: RequestContext, input: Omit<RenderInput, 'entry'>, query: string): Promise<string> {
@@ -263,20 +291,28 @@ interface RenderInput {
   theme: 'light' | 'dark';
   customization: Record<string, unknown>;
   scripts: SiteScript[];
+  /** The page's body, when already read. */
+  markdown?: string;
+  /** Puts the page's integration blocks in, rendered, and says what they brought. */
+  embed?: { embed: Embed; embedded: EmbeddedBlocks };
 }
 
-async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, claims, theme, customization, scripts }: RenderInput): Promise<string> {
+async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, claims, theme, customization, scripts, markdown, embed }: RenderInput): Promise<string> {
   const root = place.prefix ? `${base}/${place.prefix}` : base;
   const pageHref = (e: PageEntry) => `${root}/${e.path}`;
   const resolve = linkResolver(ctx, content, entry);
-  const bodies = await pageBodies(ctx, [entry.page]);
-  const { html, headings } = await markdownToHtml(bodies.get(entry.page.data.id) ?? '', (href) => {
-    const found = resolve(href);
-    if (found.ref.kind === 'page') return pageHref(content.tree.byId.get(found.ref.page)!);
-    if (found.ref.kind === 'anchor' && found.ref.page) return `${pageHref(content.tree.byId.get(found.ref.page)!)}#${found.ref.anchor}`;
-    if (found.ref.kind === 'file') return `${root}/~files/${found.ref.file}`;
-    return null;
-  });
+  const body = markdown ?? (await pageBodies(ctx, [entry.page])).get(entry.page.data.id) ?? '';
+  const { html, headings } = await markdownToHtml(
+    body,
+    (href) => {
+      const found = resolve(href);
+      if (found.ref.kind === 'page') return pageHref(content.tree.byId.get(found.ref.page)!);
+      if (found.ref.kind === 'anchor' && found.ref.page) return `${pageHref(content.tree.byId.get(found.ref.page)!)}#${found.ref.anchor}`;
+      if (found.ref.kind === 'file') return `${root}/~files/${found.ref.file}`;
+      return null;
+    },
+    embed?.embed,
+  );
 
   const sidebarOf = (list: readonly TreePage[]): SidebarItem[] =>
     list
@@ -329,6 +365,7 @@ async function renderPublishedPage(ctx: RequestContext, { site, base, place, con
     },
     ...((layout?.pagination ?? true) ? { previous: link(navigable[at - 1]), next: link(navigable[at + 1]) } : {}),
     scripts: scripts.map((s) => s.inline),
+    scriptUrls: embed?.embedded.frames.size ? [`${base}/${WEBFRAME_HOST_PATH}`] : [],
   });
 }
 

@@ -88,7 +88,7 @@ builder.node(PageRef, {
       nullable: true,
       description: "The body of a document page as the platform's JSON document, its links resolved in this revision; null for other pages.",
       extensions: costExtensions({ weight: WEIGHTS.document }),
-      resolve: (p, _, ctx) => (p.entry.page.data.type === 'document' ? answerDocument(ctx, p.tree, p.entry) : null),
+      resolve: (p, _, ctx) => (p.entry.page.data.type === 'document' ? answerDocument(ctx, p.space, p.tree, p.entry) : null),
     }),
     pages: t.field({
       type: [PageRef],

@@ -89,5 +89,5 @@ defineMutation('integrationRender', {
     }),
   }),
   payload: { output: { type: 'JSON', description: "The integration's ContentKit answer: an element with its state and props, or a completion." } },
-  resolve: async ({ integrationId, request }, ctx) => ({ output: await renderIntegrationRequest(ctx, await getIntegrationById(ctx, integrationId.id), request) }),
+  resolve: async ({ integrationId, request }, ctx) => ({ output: (await renderIntegrationRequest(ctx, await getIntegrationById(ctx, integrationId.id), request)).output }),
 });
