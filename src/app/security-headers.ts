@@ -10,8 +10,11 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 export function addSecurityHeaders(headers: Headers, options: { https: boolean }): void {
   headers.set('X-Content-Type-Options', 'nosniff');
   headers.set('Referrer-Policy', 'no-referrer');
-  headers.set('X-Frame-Options', 'DENY');
-  if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', API_CSP);
+  const own = headers.get('Content-Security-Policy');
+  // A page that says who may frame it (an integration's web frame: anyone) would be contradicted by
+  // DENY, which browsers without frame-ancestors would obey; every other answer is never framed.
+  if (!own || !/frame-ancestors/.test(own) || /frame-ancestors 'none'/.test(own)) headers.set('X-Frame-Options', 'DENY');
+  if (!own) headers.set('Content-Security-Policy', API_CSP);
   // Only when the public URL is https: over plain http the header would lock browsers out.
   if (options.https) headers.set('Strict-Transport-Security', HSTS);
 }

@@ -154,6 +154,16 @@ describe('integration blocks on published pages', () => {
     expect((await page('diagram', { 'if-none-match': first.headers.get('etag')! })).status).toBe(304);
   });
 
+  it("the frame's page runs sandboxed, may be framed, and carries no X-Frame-Options to say otherwise", async () => {
+    const frame = await fetch(`${server.url}/v1/integrations/${NAME}/integration`);
+    expect(frame.status).toBe(200);
+    expect(frame.headers.get('content-security-policy')).toContain('sandbox allow-scripts allow-popups allow-forms; frame-ancestors *');
+    expect(frame.headers.get('x-frame-options')).toBeNull();
+    // Quire's own pages and answers still may not be framed.
+    expect((await page('diagram')).headers.get('x-frame-options')).toBe('DENY');
+    expect((await fetch(`${server.url}/v1/user`)).headers.get('x-frame-options')).toBe('DENY');
+  });
+
   it('the render API serves a read-only document render from the same cache, without a new event', async () => {
     const count = (await renders()).length;
     const body = { componentId: 'diagram', props: { content: 'graph TD\n  A --> B' }, context: { type: 'document', spaceId, editable: false, theme: 'light' } };
