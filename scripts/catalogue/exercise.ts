@@ -247,6 +247,8 @@ export async function exercise(quire: Quire, checkout: string, name: string, spa
   }
 
   outcome.events = await countEvents(quire, manifest.name, 20_000);
+  // Tried one at a time: uninstalled after, so its events and retries do not load the next ones.
+  await quire.rest('DELETE', inst);
   if (outcome.siteScript === 'not injected') {
     const failure = outcome.events.failures.fetch_published_script;
     if (failure) outcome.siteScript = `not injected: ${failure}`;

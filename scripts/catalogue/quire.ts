@@ -61,7 +61,12 @@ export async function startQuire(): Promise<Quire> {
     rmSync(home, { recursive: true, force: true });
     throw error;
   }
-  const token = /Admin API token[^\n]*\n\s*(\S+)/.exec(server.output())?.[1];
+  // The token is printed just after the line that says the server listens.
+  let token: string | undefined;
+  for (let tries = 0; !token && tries < 100; tries++) {
+    token = /Admin API token[^\n]*\n\s*(\S+)/.exec(server.output())?.[1];
+    if (!token) await new Promise((r) => setTimeout(r, 100));
+  }
   if (!token) throw new Error(`no demo token in the server's output:\n${server.output()}`);
   const orgs = await call(`${url}/v1/orgs`, token, 'GET');
   const organizationId = orgs.body.items[0].id as string;
