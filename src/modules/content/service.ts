@@ -11,6 +11,7 @@ export { getContent, assertContentReadable, withComputedPages, getRevisionConten
 export { linksOf, listLinks, fileBacklinksOf, listFileBacklinks } from './service/links';
 export { pdfUrl, readSignedPdf } from './service/pdf';
 export { createPage, updatePage, movePage, deletePage, uploadFile, renameFile, deleteFile, addContent } from './service/edit';
+export { revisionChanges, changesOfRevision, MAX_CHANGES, type RevisionChangesInput } from './service/revision-changes';
 export { mergeRevisions, mergeConflicts, changesBetween, type MergeRequest, type MergeResult } from './service/merge';
 export { searchSpace, searchPublishedSpace, searchOrganizationContent } from './service/search';
 export { importContent, applyTemplate } from './service/import';
