@@ -3,7 +3,6 @@ import { errorResponse } from '../../rest/errors';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam, type RestRouter } from '../../rest/router';
 import type { PageReadInput, RevisionReadInput } from '../../domain/content';
-import type { SemanticChange } from './semantic-changes';
 import { presentPageHit, presentSpaceHit, renderBacklinks, renderLinks, presentFile, presentPage, presentRevision } from './present';
 import {
   allPagesOf,
@@ -18,6 +17,7 @@ import {
   readSignedFile,
   readSignedPdf,
   revisionChanges,
+  type SemanticChange,
   searchOrganizationContent,
   searchSpace,
 } from './service';

@@ -5,6 +5,7 @@ export type { PageEntry, RevisionTree, TreeFile, TreePage } from './tree';
 export type { RevisionPointer } from './commit';
 export type { MergeConflict, ConflictKind, Resolution, Resolutions } from './merge';
 export type { PageChange, ChangeKind } from './changes';
+export type { SemanticChange, ChangedPage } from './semantic-changes';
 export type { LinkUsage, LinkStatus } from './references';
 export type { ContentRef } from './markdown';
 export { getContent, assertContentReadable, withComputedPages, getRevisionContent, contentAt, findPage, findPageByPath, getPage, getPageByPath, allPagesOf, markdownDocument, listFiles, filesOf, getFile, fileOf, fileDownloadUrl, readSignedFile, linkResolver, fileBytes, type SpaceContent, type FoundPage } from './service/read';

@@ -1,6 +1,5 @@
 import { builder } from '../../../graphql/builder';
-import type { ChangedPage, SemanticChange } from '../semantic-changes';
-import { changesOfRevision, MAX_CHANGES, type SpaceContent } from '../service';
+import { changesOfRevision, MAX_CHANGES, type ChangedPage, type SemanticChange, type SpaceContent } from '../service';
 import { FileRef, RevisionRef } from './refs';
 
 /*
