@@ -87,6 +87,12 @@ export function createSpecAjv(options: { allErrors?: boolean } = {}) {
   // `type`, so any string matches it too, and a `oneOf` over (object | string | ...) then fails
   // for every string prop. The platform means an object: the one correction made to the contract.
   schemas.PlainObject = { ...(schemas.PlainObject as Schema), type: 'object' };
+  // A page edit's `attributes` is `oneOf` document, group and link attributes, none of which
+  // requires a field or forbids others: `{ title }` matches all three, so no answer passes `oneOf`.
+  // The page's type says which one it is: any of them is meant.
+  const edited = schemas.RevisionSemanticChangePageEdited as Schema & { properties: Record<string, Schema> };
+  const { oneOf: shapes, ...attributes } = edited.properties.attributes as Schema & { oneOf: Schema[] };
+  schemas.RevisionSemanticChangePageEdited = { ...edited, properties: { ...edited.properties, attributes: { ...attributes, anyOf: shapes } } };
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas } });
   return ajv;
 }

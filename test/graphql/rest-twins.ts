@@ -92,6 +92,7 @@ export const TWINS: Table = {
   'GET /v1/spaces/:spaceId/content/page/:pageId/links': 'Page.links',
   'GET /v1/spaces/:spaceId/content/files/:fileId/backlinks': 'File.backlinks',
   'GET /v1/spaces/:spaceId/content': 'Space.content',
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/changes': 'Revision.changes',
   'GET /v1/spaces/:spaceId/content/pages': 'Revision.pages',
   'GET /v1/spaces/:spaceId/content/page/:pageId': 'Revision.pageById',
   'GET /v1/spaces/:spaceId/content/path/*pagePath': 'Revision.page',

@@ -17,6 +17,8 @@ import {
   pageBodies,
   readSignedFile,
   readSignedPdf,
+  revisionChanges,
+  type SemanticChange,
   searchOrganizationContent,
   searchSpace,
 } from './service';
@@ -24,7 +26,20 @@ import {
 const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
 const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;
 
+/** A change as the spec's RevisionSemanticChange: files with their download URL. */
+async function presentChange(ctx: RequestContext, change: SemanticChange) {
+  if (change.type === 'file_created' || change.type === 'file_deleted' || change.type === 'file_edited') {
+    const { id, name, contentType, downloadURL } = await presentFile(ctx, change.file);
+    return { ...change, file: { id, name, contentType, downloadURL } };
+  }
+  return change;
+}
+
 export function contentRoutes(r: RestRouter): void {
+  r.get('/v1/spaces/:spaceId/revisions/:revisionId/changes', async ({ ctx, params, query }) => {
+    const { changes, more } = await revisionChanges(ctx, params.spaceId, params.revisionId, { ...revisionQuery(query), limit: optionalParam(query, 'limit') });
+    return { status: 200, body: { changes: await Promise.all(changes.map((c) => presentChange(ctx, c))), ...(more ? { more } : {}) } };
+  });
   r.get('/v1/spaces/:spaceId/search', async ({ ctx, params, query }) => {
     const page = await searchSpace(ctx, params.spaceId, { query: optionalParam(query, 'query') as string }, pageArgs(query), REST_MAX);
     return { status: 200, body: await renderList(ctx, page, presentPageHit) };

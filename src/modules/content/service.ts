@@ -5,6 +5,7 @@ export type { PageEntry, RevisionTree, TreeFile, TreePage } from './tree';
 export type { RevisionPointer } from './commit';
 export type { MergeConflict, ConflictKind, Resolution, Resolutions } from './merge';
 export type { PageChange, ChangeKind } from './changes';
+export type { SemanticChange, ChangedPage } from './semantic-changes';
 export type { LinkUsage, LinkStatus } from './references';
 export type { ContentRef } from './markdown';
 export { blockLanguages } from './integration-blocks';
@@ -13,6 +14,7 @@ export { getContent, assertContentReadable, withComputedPages, getRevisionConten
 export { linksOf, listLinks, fileBacklinksOf, listFileBacklinks } from './service/links';
 export { pdfUrl, readSignedPdf } from './service/pdf';
 export { createPage, updatePage, movePage, deletePage, uploadFile, renameFile, deleteFile, addContent } from './service/edit';
+export { revisionChanges, changesOfRevision, MAX_CHANGES, type RevisionChangesInput } from './service/revision-changes';
 export { mergeRevisions, mergeConflicts, changesBetween, type MergeRequest, type MergeResult } from './service/merge';
 export { searchSpace, searchPublishedSpace, searchOrganizationContent } from './service/search';
 export { importContent, applyTemplate } from './service/import';

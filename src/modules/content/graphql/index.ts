@@ -4,3 +4,4 @@ import './search';
 import './subscriptions';
 import './links';
 import './import';
+import './changes';
