@@ -13,6 +13,7 @@ import {
   getFile,
   getPage,
   getPageByPath,
+  getSpaceRevision,
   listFiles,
   pageBodies,
   readSignedFile,
@@ -36,6 +37,10 @@ async function presentChange(ctx: RequestContext, change: SemanticChange) {
 }
 
 export function contentRoutes(r: RestRouter): void {
+  r.get('/v1/spaces/:spaceId/revisions/:revisionId', async ({ ctx, params, query }) => {
+    const content = await getSpaceRevision(ctx, params.spaceId, params.revisionId, revisionQuery(query));
+    return { status: 200, body: await presentRevision(ctx, content, await pageBodies(ctx, allPagesOf(content.tree))) };
+  });
   r.get('/v1/spaces/:spaceId/revisions/:revisionId/changes', async ({ ctx, params, query }) => {
     const { changes, more } = await revisionChanges(ctx, params.spaceId, params.revisionId, { ...revisionQuery(query), limit: optionalParam(query, 'limit') });
     return { status: 200, body: { changes: await Promise.all(changes.map((c) => presentChange(ctx, c))), ...(more ? { more } : {}) } };

@@ -10,7 +10,7 @@ export type { LinkUsage, LinkStatus } from './references';
 export type { ContentRef } from './markdown';
 export { blockLanguages } from './integration-blocks';
 export { blockOfFence, parseBlockTag, NO_BLOCK_LANGUAGES, type BlockKind, type BlockLanguages, type IntegrationBlockData } from './block-syntax';
-export { getContent, assertContentReadable, withComputedPages, getRevisionContent, contentAt, findPage, findPageByPath, getPage, getPageByPath, allPagesOf, markdownDocument, listFiles, filesOf, getFile, fileOf, fileDownloadUrl, readSignedFile, linkResolver, fileBytes, type SpaceContent, type FoundPage } from './service/read';
+export { getContent, assertContentReadable, withComputedPages, getRevisionContent, getSpaceRevision, contentAt, findPage, findPageByPath, getPage, getPageByPath, allPagesOf, markdownDocument, listFiles, filesOf, getFile, fileOf, fileDownloadUrl, readSignedFile, linkResolver, fileBytes, type SpaceContent, type FoundPage } from './service/read';
 export { linksOf, listLinks, fileBacklinksOf, listFileBacklinks } from './service/links';
 export { pdfUrl, readSignedPdf } from './service/pdf';
 export { createPage, updatePage, movePage, deletePage, uploadFile, renameFile, deleteFile, addContent } from './service/edit';

@@ -76,6 +76,18 @@ export async function getRevisionContent(ctx: RequestContext, revisionId: string
   return withComputedPages(ctx, { space, tree: await loadRevisionTree(ctx.db, revision) });
 }
 
+/**
+ * One revision of a space whose content the viewer may read, by the ids of both (REST's
+ * `GET /spaces/{id}/revisions/{id}`): a revision of another space is missing here. Computed pages
+ * as `getContent` has them.
+ */
+export async function getSpaceRevision(ctx: RequestContext, spaceId: string, revisionId: string, query: RevisionReadInput = {}): Promise<SpaceContent> {
+  const space = await contentReadableSpace(ctx, spaceId);
+  const { computed } = parseInput(revisionReadSchema, query);
+  const content = await contentAt(ctx, space, revisionId);
+  return computed === 'false' ? content : withComputedPages(ctx, content);
+}
+
 /** The content of one revision of a space the viewer may read (a change request's, say). */
 export async function contentAt(ctx: RequestContext, space: SpaceRow, revisionId: string): Promise<SpaceContent> {
   const revision = await readRevision(ctx.db, revisionId);
