@@ -122,6 +122,7 @@ export async function buildTenant(t: TestApp, acme: OrgFixture, engine: Translat
   const events = await as('GET', '/v1/integrations/acme-notes/events');
 
   const files = await as('GET', `/v1/spaces/${space}/content/files`);
+  const revision = await as('GET', `/v1/spaces/${space}/content`);
   return {
     reader,
     ids: {
@@ -140,6 +141,7 @@ export async function buildTenant(t: TestApp, acme: OrgFixture, engine: Translat
       pageId: guide.id,
       pagePath: guide.path,
       fileId: files.items[0].id,
+      revisionId: revision.id,
       siteId: site.id,
       siteSpaceId: siteSpace.id,
       siteSectionId: section.id,
