@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/clients';
+import { buildOrganization, type OrgFixture } from '../support/factories';
 
 /**
  * The REST reference (`/v1/docs`) in Chromium at a phone's and a desktop's width, over real HTTP:
@@ -19,6 +20,7 @@ const ONLINE_CONTROLS = [/Ask AI/i, /MCP/, /^VS Code$/, /^Cursor$/, /Developer T
 
 describe.skipIf(!available && !required)('the API reference in a browser', () => {
   let t: TestApp;
+  let acme: OrgFixture;
   let server: { url: string; stop(): Promise<void> };
   let base: string;
   let browser: Browser;
@@ -26,6 +28,7 @@ describe.skipIf(!available && !required)('the API reference in a browser', () =>
   beforeAll(async () => {
     if (!available) throw new Error(`QUIRE_REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
     t = await startTestApp();
+    acme = await buildOrganization(t.db, 'Reference');
     server = await t.serve();
     base = server.url.replace('127.0.0.1', 'localhost');
     // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
@@ -88,5 +91,23 @@ describe.skipIf(!available && !required)('the API reference in a browser', () =>
     await expect.poll(() => heading.evaluate((e) => Math.round(e.getBoundingClientRect().top)), { timeout: 10_000 }).toBeLessThan(400);
     expect([...problems, ...fresh.problems]).toEqual([]);
     await fresh.context.close();
+  }, 90_000);
+
+  it('"Test Request" calls this server with the pasted token, and shows its answer', async () => {
+    const { context, page, problems, hosts } = await open(1280);
+    await page.goto(`${base}/v1/docs`);
+    await page.getByRole('button', { name: 'Test Request (get /user)' }).click({ timeout: 30_000 });
+    const send = page.getByRole('button', { name: /^Send get request to/ });
+    await send.waitFor({ timeout: 10_000 });
+    expect(await send.getAttribute('aria-label') ?? await send.innerText()).toContain(`${base}/v1/user`);
+    // The client's token field is an editor (contenteditable) beside its label, not an <input>: click it and type.
+    const label = await page.getByText('Bearer Token:', { exact: true }).filter({ visible: true }).last().boundingBox();
+    await page.mouse.click(label!.x + label!.width + 60, label!.y + label!.height / 2);
+    await page.keyboard.type(acme.admin.token);
+    await send.click();
+    await expect.poll(() => page.locator('body').innerText(), { timeout: 15_000 }).toContain('Admin of Reference');
+    expect(problems).toEqual([]);
+    expect([...hosts]).toEqual([new URL(base).host]);
+    await context.close();
   }, 90_000);
 });
