@@ -79,15 +79,24 @@ describe('/v1/openapi.json', () => {
 });
 
 describe('/v1/docs', () => {
-  it('is an HTML page that loads only assets served by Quire', async () => {
+  it('is an HTML page that loads only assets served by Quire, under its own policy', async () => {
     const response = await t.app.fetch(new Request(`${TEST_ORIGIN}/v1/docs`));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = response.headers.get('content-security-policy')!.split('; ');
+    expect(csp).toEqual(expect.arrayContaining(["script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"]));
+    expect(csp.join(' ')).not.toMatch(/https?:|\*/);
     const html = await response.text();
     const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(urls).toEqual(['/v1/docs/scalar.js']);
+    expect(urls).toEqual(['data:,', '/v1/docs/scalar.js', '/v1/docs/start.js']);
     expect(html).not.toMatch(/https?:\/\//);
-    expect(html).toContain('"url":"/v1/openapi.json"');
+    // No inline script: the only <script> without src holds JSON, which the browser does not run.
+    expect([...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>/g)].map((m) => m[1])).toEqual([' type="application/json" id="docs-options"']);
+    const options = JSON.parse(html.match(/<script type="application\/json" id="docs-options">([^<]*)<\/script>/)![1]);
+    expect(options).toMatchObject({ url: '/v1/openapi.json', withDefaultFonts: false, telemetry: false, showDeveloperTools: 'never' });
+    const start = await t.app.fetch(new Request(`${TEST_ORIGIN}/v1/docs/start.js`));
+    expect(start.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await start.text()).toContain("document.getElementById('docs-options')");
   });
 
   it('serves Scalar\'s script with cache headers, and 304 when unchanged', async () => {

@@ -17,6 +17,7 @@ describe.skipIf(!available && !required)('GraphiQL in a browser', () => {
   let browser: Browser;
   let page: Page;
   const problems: string[] = [];
+  const hosts = new Set<string>();
 
   beforeAll(async () => {
     if (!available) throw new Error(`QUIRE_REQUIRE_BROWSER is set but there is no Chromium at ${CHROMIUM}`);
@@ -30,6 +31,7 @@ describe.skipIf(!available && !required)('GraphiQL in a browser', () => {
       if (message.type() === 'error') problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => hosts.add(new URL(request.url()).host));
   }, 60_000);
 
   afterAll(async () => {
@@ -63,5 +65,8 @@ describe.skipIf(!available && !required)('GraphiQL in a browser', () => {
     const text = async () => (await result.textContent())?.replace(/\s/g, ' ');
     await expect.poll(text, { timeout: 30_000 }).toContain('"displayName": "Admin of Browser"');
     expect(await text()).toContain('"title": "Browser"');
+    // Its own policy let everything it needs run, and it needed no other host.
+    expect(problems.filter((p) => /Content Security Policy|Refused/i.test(p))).toEqual([]);
+    expect([...hosts]).toEqual([new URL(server.url).host]);
   }, 60_000);
 });
