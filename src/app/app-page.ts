@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseAppPath } from '../lib/app-paths';
+import { pagePolicy } from '../lib/page-policy';
 import { APP_SCRIPT } from './app-page-script';
 import { APP_STYLE } from './app-page-style';
 
@@ -11,16 +12,7 @@ import { APP_STYLE } from './app-page-style';
 export const APP_ASSETS_PATH = '/app/assets/';
 
 // No inline script or style; only this server is asked for anything.
-const APP_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+const APP_CSP = pagePolicy();
 
 interface Asset {
   name: string;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { encode, acceptedEncoding, type Encoding } from './compress';
+import { pagePolicy } from '../lib/page-policy';
 
 /**
  * GraphiQL as a small page and separate assets. Yoga's renderer inlines 9 MB of script into every
@@ -31,19 +32,7 @@ export const GRAPHIQL_DEFAULT_QUERY = `# The schema and its docs load without a 
 }
 `;
 
-const GRAPHIQL_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // GraphiQL and its editor set style attributes as they lay themselves out.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+const GRAPHIQL_CSP = pagePolicy({ defaultSrc: "'self'", inlineStyles: true, fonts: true, workers: true });
 
 interface Asset {
   name: string;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { pagePolicy } from '../lib/page-policy';
 import { assetFile, SCALAR_ASSET } from './assets';
 import { buildOpenApiDocument } from './openapi';
 import type { RouteEntry } from './router';
@@ -16,17 +17,7 @@ export const DOCS_PATHS = {
  * here (the start script is a file, not inline); Scalar writes its styles into <style> elements
  * and style attributes as it renders, hence 'unsafe-inline' for styles only.
  */
-const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+const DOCS_CSP = pagePolicy({ inlineStyles: true, fonts: true });
 
 /**
  * The public, token-free API reference: the OpenAPI document of the routes, and a Scalar page
