@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, openTab } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/clients';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 
@@ -9,7 +10,6 @@ import { buildOrganization, type OrgFixture } from '../support/factories';
  * it renders under its own Content-Security-Policy and asks nothing of any other host. Opened at
  * `localhost`, where Scalar shows the most (its developer tools appear only there by default).
  */
-const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const required = !!process.env.QUIRE_REQUIRE_BROWSER;
 if (!available && !required) console.warn(`Skipping the API reference browser test: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -41,19 +41,7 @@ describe.skipIf(!available && !required)('the API reference in a browser', () =>
     await t?.close();
   });
 
-  /** A fresh tab at a width, recording console errors and warnings, page errors and every host it asks. */
-  async function open(width: number) {
-    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 800 } });
-    const page: Page = await context.newPage();
-    const problems: string[] = [];
-    const hosts = new Set<string>();
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    context.on('request', (request) => hosts.add(new URL(request.url()).host));
-    return { context, page, problems, hosts };
-  }
+  const open = (width: number) => openTab(browser, width);
 
   for (const width of WIDTHS) {
     it(`at ${width} px: shows the operations, under its own policy, asking no other host`, async () => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, openTab } from '../support/browser';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
 import { send } from '../support/doors';
 import { buildOrganization, type OrgFixture } from '../support/factories';
@@ -10,7 +11,6 @@ import { encodeResponse, makeIdp, signedResponse } from '../support/saml-idp';
  * The page `urls.app` links open, in Chromium at a phone's and a desktop's width, over real HTTP:
  * the browser resolves the test origin's host (the links' host) to the server this file starts.
  */
-const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const required = !!process.env.QUIRE_REQUIRE_BROWSER;
 if (!available && !required) console.warn(`Skipping the app page browser test: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -46,19 +46,7 @@ describe.skipIf(!available && !required)('the app page in a browser', () => {
     await t?.close();
   });
 
-  /** A fresh tab at a width, recording console errors, page errors and every host it asks. */
-  async function open(width: number) {
-    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 800 } });
-    const page: Page = await context.newPage();
-    const problems: string[] = [];
-    const hosts = new Set<string>();
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    context.on('request', (request) => hosts.add(new URL(request.url()).host));
-    return { context, page, problems, hosts };
-  }
+  const open = (width: number) => openTab(browser, width);
 
   const heading = (page: Page) => page.locator('main h1').first();
   const overflows = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
