@@ -88,7 +88,7 @@ describe.skipIf(!bin)('three instances behind HAProxy', { timeout: 120_000 }, ()
     const failedWrites = outcomes.filter((o) => o.method === 'PATCH' && o.status !== 200);
     expect(failedReads).toEqual([]);
     // The one write loop has at most one request in flight on the instance that died.
-    expect(failedWrites.length).toBeLessThanOrEqual(1);
+    expect(failedWrites.length, JSON.stringify(failedWrites)).toBeLessThanOrEqual(1);
     const backend = (await haproxy.stats()).find((r) => r.pxname === 'instances' && r.svname === 'BACKEND')!;
     // The reads in flight on the dead instance were sent again (retried, and redispatched elsewhere).
     expect(Number(backend.wretr) + Number(backend.wredis)).toBeGreaterThan(0);
