@@ -138,6 +138,12 @@ export const linkQuerySchema = z.object({
 export type LinkQueryInput = z.input<typeof linkQuerySchema>;
 
 export const searchSchema = z.object({
-  query: z.string({ error: 'query is required' }).trim().min(1, 'query must not be empty').max(512, 'query must be at most 512 characters'),
+  query: z
+    .string({ error: 'query is required' })
+    .trim()
+    .min(1, 'query must not be empty')
+    .max(512, 'query must be at most 512 characters')
+    // PostgreSQL refuses a NUL in text: it would fail the statement instead of finding nothing.
+    .refine((q) => !q.includes('\0'), 'query must not contain a NUL character'),
 });
 export type SearchInput = z.input<typeof searchSchema>;

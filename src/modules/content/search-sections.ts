@@ -63,7 +63,9 @@ export function sectionsOf(markdown: string): Section[] {
 
 /**
  * The PostgreSQL text search configuration for a space's language: stemming and stop words where
- * PostgreSQL 15 ships them, `simple` (words as written) otherwise.
+ * PostgreSQL 15 ships them, English otherwise (a space without a language is most often written in
+ * it, and `simple` alone would not find "revisions" for "revision"). Words are also indexed as
+ * written, whatever the configuration (see search.ts), so no language loses exact matches.
  */
 const CONFIGS: Record<string, string> = {
   en: 'english', fr: 'french', de: 'german', es: 'spanish', it: 'italian', pt: 'portuguese', 'pt-br': 'portuguese',
@@ -72,5 +74,5 @@ const CONFIGS: Record<string, string> = {
 };
 
 export function searchConfig(language: string | null): string {
-  return (language && CONFIGS[language]) || 'simple';
+  return (language && CONFIGS[language]) || 'english';
 }

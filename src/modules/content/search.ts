@@ -7,6 +7,7 @@ import { spaces } from '../../db/schema/spaces';
 import { rowsOf } from '../../db/rows';
 import { readRevision } from './commit';
 import { refreshIndex } from './search-index';
+import { searchTerms } from './search-query';
 import { searchConfig } from './search-sections';
 
 /** A section of a page that matched, its text cut around the words found (marked with <mark>). */
@@ -79,14 +80,35 @@ interface HitRow {
  * One statement: the sections matching `query` in the spaces of `scope`, ranked (title above
  * heading above text, `ts_rank`), grouped into pages and pages into spaces. `spaceWindow` cuts
  * the spaces, `pageWindow` the pages of each space (by their rank in it, from 1).
+ *
+ * Each section's `tsv` holds its words twice: stemmed in the space's configuration and as written
+ * (`simple`). Whole words match by their stem; the word being typed also matches as the start of a
+ * written word (`revis` finds "revisions", which English stems to `revis` but `revis` to `revi`):
+ * its stem in websearch's query becomes "stem or prefix", so `or`, quotes and `-` keep their
+ * meaning. A stop word being typed ("to", on its way to "tools") has no stem: its prefix is required.
+ * Words found as typed (`exact`) add to the rank, so "revision" puts a page saying "revision"
+ * above one saying only "revisions". Snippets mark, in the written words, those starting with a
+ * stem of the query or with the word being typed.
  */
 async function searchRows(ctx: RequestContext, scope: SQL, languages: (string | null)[], query: string, spaceWindow: SQL, pageWindow: SQL): Promise<HitRow[]> {
   const configs = [...new Set(languages.map(searchConfig))];
   if (configs.length === 0) return [];
+  const terms = searchTerms(query);
   const result = await ctx.db.execute(sql`with queries as (
-      select c::regconfig as config, websearch_to_tsquery(c::regconfig, ${query}) as q from unnest(${param(configs)}::text[]) as c
+      select c::regconfig as config,
+        case when ${terms.prefix}::text is null then websearch_to_tsquery(c::regconfig, ${terms.query})
+          when numnode(plainto_tsquery(c::regconfig, ${terms.last})) = 0 then websearch_to_tsquery(c::regconfig, ${terms.query}) && to_tsquery('simple', ${terms.prefix})
+          else ts_rewrite(websearch_to_tsquery(c::regconfig, ${terms.query}), plainto_tsquery(c::regconfig, ${terms.last}),
+            plainto_tsquery(c::regconfig, ${terms.last}) || to_tsquery('simple', ${terms.prefix})) end as q,
+        websearch_to_tsquery('simple', ${terms.query}) as exact,
+        (select to_tsquery('simple', string_agg(m, ' | ')) from (
+          select '''' || replace(replace(l, '\\', '\\\\'), '''', '''''') || ''':*' as m from unnest(tsvector_to_array(to_tsvector(c::regconfig, ${terms.query}))) l
+          union all select ${terms.prefix}::text where ${terms.prefix}::text is not null) marks) as marks
+      from unnest(${param(configs)}::text[]) as c
     ), hits as (
-      select s.space_id, s.page_id, s.section, s.config, qs.q, ts_rank(s.tsv, qs.q) as rank, ts_rank(${SECTION_WEIGHTS}::float4[], s.tsv, qs.q) as own_rank
+      select s.space_id, s.page_id, s.section, s.config, qs.marks,
+        ts_rank(s.tsv, qs.q) + ts_rank(s.tsv, qs.exact) as rank,
+        ts_rank(${SECTION_WEIGHTS}::float4[], s.tsv, qs.q) + ts_rank(${SECTION_WEIGHTS}::float4[], s.tsv, qs.exact) as own_rank
       from queries qs
       join search_sections s on s.config = qs.config and s.tsv @@ qs.q
       join spaces on spaces.id = s.space_id
@@ -108,7 +130,7 @@ async function searchRows(ctx: RequestContext, scope: SQL, languages: (string | 
       ) y where (own_rank > 0 and n <= ${SECTIONS_PER_PAGE}) or (not text_hit and section = 0)
     )
     select rs.space_id, sp.organization_id, sp.title as space_title, tp.page_id, ss.page_title, ss.page_path, ss.heading, ss.anchor,
-      ts_headline(ss.config, ss.body, ts.q, ${HEADLINE}) as snippet
+      ts_headline('simple', ss.body, ts.marks, ${HEADLINE}) as snippet
     from ranked_spaces rs
     join spaces sp on sp.id = rs.space_id
     join top_pages tp on tp.space_id = rs.space_id

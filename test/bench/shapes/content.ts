@@ -22,6 +22,11 @@ export const contentPages: BenchShape = {
 };
 
 const HEADLINE = `'StartSel=<mark>, StopSel=</mark>, MaxWords=35, MinWords=15, MaxFragments=2'`;
+/** The query Quire runs for `whole typing` (English, no language set): the last word also as a prefix of a written word. */
+const TYPING = (whole: string, typing: string) =>
+  `(websearch_to_tsquery('english', '${whole}') && (plainto_tsquery('english', '${typing}') || to_tsquery('simple', '${typing}:*')))`;
+/** What snippets mark: written words starting with a stem of the query or with the word being typed. */
+const MARKS = (whole: string, typing: string) => `to_tsquery('simple', (select string_agg(l || ':*', ' | ') from unnest(tsvector_to_array(to_tsvector('english', '${whole} ${typing}'))) l) || ' | ${typing}:*')`;
 
 export const spaceSearch: BenchShape = {
   name: 'space-search',
@@ -30,8 +35,8 @@ export const spaceSearch: BenchShape = {
   organizations: SEARCH_SPACES.slice(0, 20),
   rest: (id) => `/v1/spaces/${id}/search?query=kettle%20harbor&limit=20`,
   raw: {
-    sql: `select page_id, page_title, heading, ts_headline(config, body, q, ${HEADLINE}) as snippet
-      from (select s.*, q, ts_rank(s.tsv, q) as rank from search_sections s, websearch_to_tsquery('simple', 'kettle harbor') q
+    sql: `select page_id, page_title, heading, ts_headline('simple', body, ${MARKS('kettle', 'harbor')}, ${HEADLINE}) as snippet
+      from (select s.*, q, ts_rank(s.tsv, q) + ts_rank(s.tsv, websearch_to_tsquery('simple', 'kettle harbor')) as rank from search_sections s, (select ${TYPING('kettle', 'harbor')} as q) typed
         where s.space_id = $1 and s.tsv @@ q order by rank desc, page_id limit 20) hit`,
     answer: (rows) => ({ items: rows }),
   },
@@ -44,8 +49,9 @@ export const organizationSearch: BenchShape = {
   organizations: [SEARCH_ORG],
   rest: (id) => `/v1/orgs/${id}/search?query=lantern%20meadow&limit=10`,
   raw: {
-    sql: `select s.space_id, s.page_id, s.page_title, ts_headline(s.config, s.body, q, ${HEADLINE}) as snippet
-      from (select s.*, q, ts_rank(s.tsv, q) as rank from search_sections s join spaces sp on sp.id = s.space_id, websearch_to_tsquery('simple', 'lantern meadow') q
+    sql: `select s.space_id, s.page_id, s.page_title, ts_headline('simple', s.body, ${MARKS('lantern', 'meadow')}, ${HEADLINE}) as snippet
+      from (select s.*, q, ts_rank(s.tsv, q) + ts_rank(s.tsv, websearch_to_tsquery('simple', 'lantern meadow')) as rank
+        from search_sections s join spaces sp on sp.id = s.space_id, (select ${TYPING('lantern', 'meadow')} as q) typed
         where sp.organization_id = $1 and sp.deleted_at is null and s.tsv @@ q order by rank desc limit 50) s`,
     answer: (rows) => ({ items: rows }),
   },

@@ -150,12 +150,14 @@ describe('organization search', () => {
     expect(second.body.next).toBeUndefined();
   });
 
-  it("stems words in the space's language, and as written without one", async () => {
-    expect((await orgSearch('rinsing', acme.admin.token)).body.items).toEqual([]);
+  it("stems words in the space's language, and in English without one", async () => {
+    expect(spacesFound((await orgSearch('rinsing', acme.admin.token)).body)).toEqual([['Tea room', ['Oolong']]]);
     await t.rest('PATCH', `/v1/spaces/${tea.spaceId}`, { token: acme.admin.token, body: { language: 'en' } });
     expect(spacesFound((await orgSearch('rinsing', acme.admin.token)).body)).toEqual([['Tea room', ['Oolong']]]);
     await t.rest('PATCH', `/v1/spaces/${tea.spaceId}`, { token: acme.admin.token, body: { language: 'fr' } });
     expect((await orgSearch('rinsing', acme.admin.token)).body.items).toEqual([]);
+    // The word being typed still matches the start of a written word, whatever the language.
+    expect(spacesFound((await orgSearch('rins', acme.admin.token)).body)).toEqual([['Tea room', ['Oolong']]]);
   });
 
   it('leaves out a space in the trash', async () => {
@@ -194,5 +196,75 @@ describe('search over GraphQL', () => {
       ['Kitchen', ['Kettle', 'Teapots']],
       ['Tea room', ['Oolong']],
     ]);
+  });
+});
+
+describe('word forms and prefixes', () => {
+  let words: ContentBench;
+  const SPACE = `query ($id: ID!, $query: String!) { node(id: $id) { ... on Space { search(query: $query) { edges { node { title sections { snippet } } } } } } }`;
+  const ORG = `query ($id: ID!, $query: String!) { node(id: $id) { ... on Organization { search(query: $query) { edges { node { space { title } pages { title } } } } } } }`;
+  const inSpace = (query: string) => t.rest('GET', `/v1/spaces/${words.spaceId}/search?query=${encodeURIComponent(query)}`, { token: people.reader.token });
+  const graphqlTitles = async (query: string) => {
+    const res = await t.graphql(SPACE, { id: words.spaceGid, query }, people.reader.token);
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.node.search.edges.map((e: any) => e.node.title);
+  };
+
+  beforeAll(async () => {
+    // No language: stemmed as English. "Changes" says "revisions" three times, so only the exact-word boost puts "History" first.
+    words = await contentBench(() => t, () => acme, [
+      { title: 'Changes', markdown: 'Older revisions stay readable; revisions are kept, and revisions can be compared.' },
+      { title: 'History', markdown: 'Every revision has an author.' },
+      { title: 'Reviews', markdown: 'A review of the door.' },
+    ]);
+    await t.rest('PATCH', `/v1/spaces/${words.spaceId}`, { token: acme.admin.token, body: { title: 'Archive' } });
+  });
+
+  it('finds other forms of a word, the exact word first', async () => {
+    expect(titles((await inSpace('revision')).body)).toEqual(['History', 'Changes']);
+    expect(titles((await inSpace('revisions')).body)).toEqual(['Changes', 'History']);
+    expect(await graphqlTitles('revision')).toEqual(['History', 'Changes']);
+  });
+
+  it('matches the word being typed as the start of a word, and marks it', async () => {
+    for (const prefix of ['revis', 'revisio', 'REVISIO']) {
+      const res = await inSpace(prefix);
+      expect(res.status).toBe(200);
+      expect(titles(res.body).sort(), prefix).toEqual(['Changes', 'History']);
+    }
+    const changes = (await inSpace('revisio')).body.items.find((p: any) => p.title === 'Changes');
+    expect(changes.sections[0].body).toContain('<mark>revisions</mark>');
+    expect((await graphqlTitles('older revis')).sort()).toEqual(['Changes']);
+    expect(titles((await inSpace('revie')).body)).toEqual(['Reviews']);
+    // Only the last word is a prefix: the others are whole words, in any of their forms.
+    expect(titles((await inSpace('revis door')).body)).toEqual([]);
+    expect(titles((await inSpace('review door')).body)).toEqual(['Reviews']);
+  });
+
+  it('finds prefixes across the organization, through both doors', async () => {
+    const rest = await t.rest('GET', `/v1/orgs/${acme.organizationId}/search?query=revis`, { token: people.reader.token });
+    expect(rest.body.items.map((s: any) => [s.title, s.pages.map((p: any) => p.title).sort()])).toEqual([['Archive', ['Changes', 'History']]]);
+    const gql = await t.graphql(ORG, { id: gid('Organization', acme.organizationId), query: 'revis' }, people.reader.token);
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.node.search.edges.map((e: any) => e.node.space.title)).toEqual(['Archive']);
+  });
+
+  it('answers text-search syntax in the query as words, never with a server error', async () => {
+    const nasty = ["'", '"', "revis'", 'revis\\', '&|!():*\\', 'a & b | !c', 'revis:*', '(revis', "'revis':*", '"unclosed revis', '-revis', 'revis -', "\\'", '::*', "''''", '!', '<->', 'revis<->older', 'or', 'revis or', '\u0000', 'x\u0000y', '🙂 revis', 'ünï revis', 'x'.repeat(512)];
+    for (const query of nasty) {
+      const rest = await inSpace(query);
+      expect([200, 400], `${JSON.stringify(query)}: ${JSON.stringify(rest.body)}`).toContain(rest.status);
+      const org = await t.rest('GET', `/v1/orgs/${acme.organizationId}/search?query=${encodeURIComponent(query)}`, { token: people.reader.token });
+      expect([200, 400], JSON.stringify(query)).toContain(org.status);
+      const gql = await t.graphql(SPACE, { id: words.spaceGid, query }, people.reader.token);
+      for (const error of gql.body.errors ?? []) expect(['VALIDATION_FAILED', 'BAD_USER_INPUT'], `${JSON.stringify(query)}: ${error.message}`).toContain(error.extensions?.code);
+    }
+    const badBytes = await t.rest('GET', `/v1/spaces/${words.spaceId}/search?query=revis%FF%FE`, { token: people.reader.token });
+    expect([200, 400]).toContain(badBytes.status);
+    const surrogate = await t.graphql(SPACE, { id: words.spaceGid, query: 'revis\ud800' }, people.reader.token);
+    for (const error of surrogate.body.errors ?? []) expect(['VALIDATION_FAILED', 'BAD_USER_INPUT']).toContain(error.extensions?.code);
+    // Operators are read as websearch's: a negated word is left out, an OR finds either.
+    expect(titles((await inSpace('review or older')).body).sort()).toEqual(['Changes', 'Reviews']);
+    expect(titles((await inSpace('revision -older')).body)).toEqual(['History']);
   });
 });

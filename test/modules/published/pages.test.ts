@@ -203,6 +203,24 @@ describe('published pages', () => {
     expect((await get(`${url}/~search?q=nothingmatches`)).text).toContain('Nothing found');
     expect((await get(url)).text).toContain(`action="${url}/~search"`);
   });
+
+  it('finds word forms and the word being typed, the exact word first, and never fails on query syntax', async () => {
+    const { url } = await publishedSite('public', [
+      { title: 'Changes', markdown: 'Older revisions stay readable; revisions are kept, and revisions can be compared.' },
+      { title: 'History', markdown: 'Every revision has an author.' },
+    ]);
+    const order = (html: string) => [...(/<ol class="results">[\s\S]*<\/ol>/.exec(html)?.[0] ?? '').matchAll(/class="result" href="[^"]*\/([a-z-]+)"/g)].map((m) => m[1]);
+    const exact = await get(`${url}/~search?q=revision`);
+    expect(exact.status).toBe(200);
+    expect(order(exact.text)).toEqual(['history', 'changes']);
+    const typing = await get(`${url}/~search?q=revis`);
+    expect(order(typing.text).sort()).toEqual(['changes', 'history']);
+    expect(typing.text).toContain('<mark>revisions</mark>');
+    for (const q of ["'", '&|!():*\\', "'revis':*", '"unclosed revis', 'revis\\', '%00', '%FF']) {
+      const res = await get(`${url}/~search?q=${q.startsWith('%') ? q : encodeURIComponent(q)}`);
+      expect([200, 400], q).toContain(res.status);
+    }
+  });
 });
 
 describe('visitor token lifetime', () => {

@@ -58,7 +58,8 @@ const SearchSpaceHitConnection = builder.connectionObject(
   { name: 'SearchSpaceHitEdge', description: 'A matching space, with its cursor.' },
 );
 
-const QUERY_DESCRIPTION = 'Words to find (web search syntax: "quoted phrases", or, -excluded); at most 512 characters.';
+const QUERY_DESCRIPTION =
+  'Words to find, in any of their forms (stemmed in the language of each space, English when it has none); the last word also finds longer words it starts, so results follow the reader as they type, and a word found exactly as written ranks first. Web search syntax: "quoted phrases", or, -excluded; at most 512 characters.';
 
 builder.objectFields(SpaceRef, (t) => ({
   search: t.connection(
