@@ -72,7 +72,7 @@ export function contentRoutes(r: RestRouter): void {
   r.get('/v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', async ({ ctx, params }) => {
     const { fixed, ...links } = await getRevisionPageMetaLinks(ctx, params.spaceId, params.revisionId, params.pageId);
     return { status: 200, body: links, revision: { fixed } };
-  });
+  }, { summary: "A page's canonical and alternate links in a revision (@gitbook/api 0.202.0's listRevisionPageMetaLinks, RevisionPageMetaLinks)" });
   r.get('/v1/spaces/:spaceId/revisions/:revisionId/changes', async ({ ctx, params, query }) => {
     const { changes, more } = await revisionChanges(ctx, params.spaceId, params.revisionId, { ...revisionQuery(query), limit: optionalParam(query, 'limit') });
     return { status: 200, body: { changes: await Promise.all(changes.map((c) => presentChange(ctx, c))), ...(more ? { more } : {}) } };
