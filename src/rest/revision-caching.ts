@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Response } from '../lib/response';
-import type { RestResult } from './router';
 
 /*
  * Caching of the answers a revision id names (`/v1/spaces/{id}/revisions/{id}/...`). A revision is
@@ -35,12 +34,11 @@ function matches(header: string | null, etag: string): boolean {
 }
 
 /** The answer with its caching headers; 304 without a body when the caller holds the same bytes. */
-export function revisionAnswer(request: Request, result: RestResult): Response {
-  const text = JSON.stringify(result.body);
+export function revisionAnswer(request: Request, body: unknown, fixed: boolean, extra: Record<string, string> = {}): Response {
+  const text = JSON.stringify(body);
   const etag = etagOf(text);
-  const fixed = result.revision?.fixed === true;
   const headers: Record<string, string> = {
-    ...result.headers,
+    ...extra,
     etag,
     'cache-control': fixed ? FOREVER : MOVING,
     vary: 'Authorization',

@@ -115,7 +115,7 @@ export class RestRouter {
       const body = await readBody(request);
       refuseUnsafeInput(params, url.searchParams, body);
       const result = await route.handler({ ctx, params, query: url.searchParams, body: body.value });
-      if (result.revision && result.status === 200) return revisionAnswer(request, result);
+      if (result.revision && result.status === 200) return revisionAnswer(request, result.body, result.revision.fixed, result.headers);
       if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers: result.headers });
       return Response.json(result.body, { status: result.status, headers: result.headers });
     } catch (error) {
