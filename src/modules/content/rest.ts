@@ -111,7 +111,6 @@ export function contentRoutes(r: RestRouter): void {
     return { status: 200, body: { pages: content.tree.pages.map((p) => presentPage(ctx, content, p, bodies)) } };
   });
 
-
   r.get('/v1/spaces/:spaceId/content/page/:pageId', async ({ ctx, params, query }) => onePage(ctx, await getPage(ctx, params.spaceId, params.pageId, pageQuery(query))));
 
   r.get('/v1/spaces/:spaceId/content/path/*pagePath', async ({ ctx, params, query }) =>
