@@ -27,6 +27,17 @@ export type PageReadInput = z.input<typeof pageReadSchema>;
 export const revisionReadSchema = pageReadSchema.omit({ format: true, evaluated: true });
 export type RevisionReadInput = z.input<typeof revisionReadSchema>;
 
+/**
+ * How a page's JSON document is asked for (`/revisions/{id}/page/{id}/document`). Quire's documents
+ * hold no expressions to evaluate and no reusable contents to expand, so every accepted value
+ * answers the same document; the values are still checked, as the platform's spec lists them.
+ */
+export const pageDocumentReadSchema = z.object({
+  evaluated: z.enum(['true', 'false', 'deterministic-only'], { error: 'evaluated must be true, false or deterministic-only' }).optional(),
+  dereferenced: z.enum(['true', 'false', 'reusable-contents'], { error: 'dereferenced must be true, false or reusable-contents' }).optional(),
+});
+export type PageDocumentReadInput = z.input<typeof pageDocumentReadSchema>;
+
 /** A page to add with its subpages, as imports and templates produce them. */
 export interface NewPage {
   type?: 'document' | 'group' | 'link';

@@ -6,6 +6,7 @@ import { annotateRequest } from '../lib/log';
 import { domainErrorResponse, errorResponse } from './errors';
 import { readJson, tooDeepMessage } from '../lib/json-input';
 import { refuseUnsafeInput, type ReadBody } from './hygiene';
+import { revisionAnswer } from './revision-caching';
 
 export interface RestRequest {
   ctx: RequestContext;
@@ -15,7 +16,16 @@ export interface RestRequest {
   body: unknown;
 }
 
-export type RestResult = { status: number; body?: unknown; headers?: Record<string, string> };
+export type RestResult = {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /**
+   * A read of content named by a revision id: the answer carries an ETag and says how long it may
+   * be kept (see `revisionCaching`); `fixed` when nothing in it can change.
+   */
+  revision?: { fixed: boolean };
+};
 export type RestHandler = (req: RestRequest) => Promise<RestResult>;
 
 /** What the OpenAPI document says of a route beyond its method and path. */
@@ -105,6 +115,7 @@ export class RestRouter {
       const body = await readBody(request);
       refuseUnsafeInput(params, url.searchParams, body);
       const result = await route.handler({ ctx, params, query: url.searchParams, body: body.value });
+      if (result.revision && result.status === 200) return revisionAnswer(request, result.body, result.revision.fixed, result.headers);
       if (result.status === 204 || result.body === undefined) return new Response(null, { status: result.status, headers: result.headers });
       return Response.json(result.body, { status: result.status, headers: result.headers });
     } catch (error) {

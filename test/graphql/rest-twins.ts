@@ -94,6 +94,9 @@ export const TWINS: Table = {
   'GET /v1/spaces/:spaceId/content': 'Space.content',
   'GET /v1/spaces/:spaceId/revisions/:revisionId': 'node:Revision',
   'GET /v1/spaces/:spaceId/revisions/:revisionId/changes': 'Revision.changes',
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId': 'Revision.pageById',
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/path/*pagePath': 'Revision.page',
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/document': 'Page.document',
   'GET /v1/spaces/:spaceId/content/pages': 'Revision.pages',
   'GET /v1/spaces/:spaceId/content/page/:pageId': 'Revision.pageById',
   'GET /v1/spaces/:spaceId/content/path/*pagePath': 'Revision.page',
@@ -239,6 +242,9 @@ export const TWINS: Table = {
   'POST /v1/integrations/:integrationName/installations/:installationId/tokens': 'Mutation.integrationInstallationTokenCreate',
 };
 
-/** Routes with no GraphQL twin on purpose, each with its reason: none today. */
-export const EXCEPTIONS: Table = {};
+/** Routes with no GraphQL twin on purpose, each with its reason. */
+export const EXCEPTIONS: Table = {
+  'GET /v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links':
+    'Quire keeps no canonical or alternate links for pages: the route answers the spec\'s empty shape for the renderer, and a GraphQL field would only ever be empty',
+};
 

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context/request-context';
 import { errorResponse } from '../../rest/errors';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam, type RestRouter } from '../../rest/router';
-import type { PageReadInput, RevisionReadInput } from '../../domain/content';
+import type { PageDocumentReadInput, PageReadInput, RevisionReadInput } from '../../domain/content';
 import { presentPageHit, presentSpaceHit, renderBacklinks, renderLinks, presentFile, presentPage, presentRevision } from './present';
 import {
   allPagesOf,
@@ -14,6 +14,13 @@ import {
   getPage,
   getPageByPath,
   getSpaceRevision,
+  getRevisionPage,
+  getRevisionPageByPath,
+  getRevisionPageDocument,
+  getRevisionPageMetaLinks,
+  pageAnswerFixed,
+  revisionAnswerFixed,
+  type RevisionPage,
   listFiles,
   pageBodies,
   readSignedFile,
@@ -36,11 +43,36 @@ async function presentChange(ctx: RequestContext, change: SemanticChange) {
   return change;
 }
 
+/** One page as the platform's RevisionPage, its body in the format asked for; `languages` say which code blocks became integration blocks. */
+async function onePage(ctx: RequestContext, found: Awaited<ReturnType<typeof getPage>>) {
+  const [bodies, languages] = await Promise.all([pageBodies(ctx, [found.entry.page, ...found.entry.page.children]), found.format === 'document' ? blockLanguages(ctx, found.space) : undefined]);
+  return { status: 200, body: presentPage(ctx, found, found.entry.page, bodies, found.format, languages), languages };
+}
+
 export function contentRoutes(r: RestRouter): void {
   r.get('/v1/spaces/:spaceId/revisions/:revisionId', async ({ ctx, params, query }) => {
     const content = await getSpaceRevision(ctx, params.spaceId, params.revisionId, revisionQuery(query));
-    return { status: 200, body: await presentRevision(ctx, content, await pageBodies(ctx, allPagesOf(content.tree))) };
+    return { status: 200, body: await presentRevision(ctx, content, await pageBodies(ctx, allPagesOf(content.tree))), revision: { fixed: revisionAnswerFixed(content) } };
   });
+  const revisionPage = async (ctx: RequestContext, found: RevisionPage) => {
+    const answer = await onePage(ctx, found);
+    return { ...answer, revision: { fixed: pageAnswerFixed(found, answer.languages) } };
+  };
+  r.get('/v1/spaces/:spaceId/revisions/:revisionId/page/:pageId', async ({ ctx, params, query }) =>
+    revisionPage(ctx, await getRevisionPage(ctx, params.spaceId, params.revisionId, params.pageId, pageQuery(query))),
+  );
+  r.get('/v1/spaces/:spaceId/revisions/:revisionId/path/*pagePath', async ({ ctx, params, query }) =>
+    revisionPage(ctx, await getRevisionPageByPath(ctx, params.spaceId, params.revisionId, params.pagePath, pageQuery(query))),
+  );
+  r.get('/v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/document', async ({ ctx, params, query }) => {
+    const documentQuery = { evaluated: optionalParam(query, 'evaluated'), dereferenced: optionalParam(query, 'dereferenced') } as PageDocumentReadInput;
+    const { document, fixed } = await getRevisionPageDocument(ctx, params.spaceId, params.revisionId, params.pageId, documentQuery);
+    return { status: 200, body: document, revision: { fixed } };
+  });
+  r.get('/v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/meta-links', async ({ ctx, params }) => {
+    const { fixed, ...links } = await getRevisionPageMetaLinks(ctx, params.spaceId, params.revisionId, params.pageId);
+    return { status: 200, body: links, revision: { fixed } };
+  }, { summary: "A page's canonical and alternate links in a revision (@gitbook/api 0.202.0's listRevisionPageMetaLinks, RevisionPageMetaLinks)" });
   r.get('/v1/spaces/:spaceId/revisions/:revisionId/changes', async ({ ctx, params, query }) => {
     const { changes, more } = await revisionChanges(ctx, params.spaceId, params.revisionId, { ...revisionQuery(query), limit: optionalParam(query, 'limit') });
     return { status: 200, body: { changes: await Promise.all(changes.map((c) => presentChange(ctx, c))), ...(more ? { more } : {}) } };
@@ -78,11 +110,6 @@ export function contentRoutes(r: RestRouter): void {
     const bodies = await pageBodies(ctx, allPagesOf(content.tree));
     return { status: 200, body: { pages: content.tree.pages.map((p) => presentPage(ctx, content, p, bodies)) } };
   });
-
-  const onePage = async (ctx: RequestContext, found: Awaited<ReturnType<typeof getPage>>) => {
-    const [bodies, languages] = await Promise.all([pageBodies(ctx, [found.entry.page, ...found.entry.page.children]), found.format === 'document' ? blockLanguages(ctx, found.space) : undefined]);
-    return { status: 200, body: presentPage(ctx, found, found.entry.page, bodies, found.format, languages) };
-  };
 
   r.get('/v1/spaces/:spaceId/content/page/:pageId', async ({ ctx, params, query }) => onePage(ctx, await getPage(ctx, params.spaceId, params.pageId, pageQuery(query))));
 

@@ -76,16 +76,20 @@ export async function getRevisionContent(ctx: RequestContext, revisionId: string
   return withComputedPages(ctx, { space, tree: await loadRevisionTree(ctx.db, revision) });
 }
 
+/** A revision's content, and whether it reads the same forever (`fixed`): not when its computed pages are computed, as they follow their source's latest version. */
+export type RevisionContent = SpaceContent & { fixed: boolean };
+
 /**
  * One revision of a space whose content the viewer may read, by the ids of both (REST's
  * `GET /spaces/{id}/revisions/{id}`): a revision of another space is missing here. Computed pages
  * as `getContent` has them.
  */
-export async function getSpaceRevision(ctx: RequestContext, spaceId: string, revisionId: string, query: RevisionReadInput = {}): Promise<SpaceContent> {
+export async function getSpaceRevision(ctx: RequestContext, spaceId: string, revisionId: string, query: RevisionReadInput = {}): Promise<RevisionContent> {
   const space = await contentReadableSpace(ctx, spaceId);
   const { computed } = parseInput(revisionReadSchema, query);
   const content = await contentAt(ctx, space, revisionId);
-  return computed === 'false' ? content : withComputedPages(ctx, content);
+  if (computed === 'false' || !hasComputedPages(content.tree)) return { ...content, fixed: true };
+  return { ...(await withComputedPages(ctx, content)), fixed: false };
 }
 
 /** The content of one revision of a space the viewer may read (a change request's, say). */
