@@ -70,6 +70,11 @@ export interface DatabaseOptions {
   counter?: StatementCounter;
   /** Apply pending migrations before returning. */
   migrate?: boolean;
+  /**
+   * PGlite only: start from this dump of a data folder (`dumpDataDir`) instead of an empty one; the
+   * tests load one migrated dump per run instead of migrating every file's database.
+   */
+  loadDataDir?: Blob;
   /** Times every statement of the app's queries (PostgreSQL only: PGlite answers in process). */
   onStatement?: StatementTimer;
 }
@@ -121,7 +126,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
-  const client = new PGlite(options.dataDir);
+  const client = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
   const db = drizzlePglite(client, { casing: CASING, logger }) as unknown as Db;
   try {
     await client.waitReady;

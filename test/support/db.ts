@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { openDatabase, StatementCounter, type Database } from '../../src/db/client';
 import { withDatabase } from './global-setup';
@@ -16,7 +17,8 @@ export interface TestDatabase extends Database {
 export async function createTestDatabase(counter: StatementCounter = new StatementCounter()): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const database = await openDatabase({ counter, migrate: true });
+    // Migrated once per run (global-setup.ts); migrate stays on to catch a dump older than drizzle/.
+    const database = await openDatabase({ counter, migrate: true, loadDataDir: pgliteTemplate() });
     return { ...database, counter };
   }
   const name = `quire_test_${randomBytes(6).toString('hex')}`;
@@ -35,6 +37,11 @@ export async function createTestDatabase(counter: StatementCounter = new Stateme
       await admin.end();
     },
   };
+}
+
+let template: Blob | undefined;
+function pgliteTemplate(): Blob {
+  return (template ??= new Blob([readFileSync(inject('pgliteTemplate'))]));
 }
 
 /** The app's statements as drizzle sends them, text and parameters, besides their count. */
