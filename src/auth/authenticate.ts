@@ -9,7 +9,7 @@ import { organizations, type OrganizationRow } from '../db/schema/organizations'
 import { apiTokens, users } from '../db/schema/users';
 import { INTEGRATION_TOKEN_PREFIX, loadIntegrationViewer } from './integration-tokens';
 import type { Session, SessionCache } from './sessions';
-import { loadSiteViewer, looksLikeSiteToken } from './site-tokens';
+import { loadSiteViewer, looksLikeSiteToken } from '../access-control/site-tokens';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 

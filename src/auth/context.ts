@@ -7,7 +7,7 @@ import { ServiceUnavailableError } from '../domain/errors';
 import { annotateRequest } from '../lib/log';
 import { authenticate } from './authenticate';
 import { Authz } from './authz';
-import { assertSiteTokenReach } from './site-tokens';
+import { assertSiteTokenReach } from './site-token-reach';
 import type { RateLimiter } from './rate-limits';
 import type { SessionCache } from './sessions';
 

@@ -97,6 +97,17 @@ describe('URL lookup of a public site with sections', () => {
     expect((await t.rest('POST', '/v1/urls/published', { body: { url: docs, visitor: 'x' } })).status).toBe(400);
   });
 
+  it('answers the same through GraphQL, for anyone', async () => {
+    const query = `query ($url: String!) { publishedUrlLookup(url: $url) { __typename ... on PublishedUrlContent { spaceId complete pathname apiToken } ... on PublishedUrlRedirect { target } } }`;
+    const { body } = await t.graphql(query, { url: `${docs}/install` });
+    expect(body.data.publishedUrlLookup).toMatchObject({ __typename: 'PublishedUrlContent', spaceId: spaces['Getting started'], complete: false, pathname: 'install' });
+    const shared = new URL(`${TEST_ORIGIN}${demo.sites[1].path}`);
+    shared.search = '';
+    expect((await t.graphql(query, { url: shared.toString() })).body.data.publishedUrlLookup).toMatchObject({ __typename: 'PublishedUrlRedirect', target: 'application' });
+    const missing = await t.graphql(query, { url: `${TEST_ORIGIN}/sites/${demo.organizationId}/nowhere` });
+    expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
   it('answers the deprecated GET alike', async () => {
     const { data } = await anonymous.urls.getPublishedContentByUrl({ url: docs });
     validateResponse('GET', `/v1/urls/published?url=${encodeURIComponent(docs)}`, 200, data);

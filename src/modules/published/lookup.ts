@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../context/request-context';
-import { mintSiteToken } from '../../auth/site-tokens';
+import { mintSiteToken } from '../../access-control/site-tokens';
 import { conditionHolds, type Claims } from '../../domain/conditions';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../domain/errors';
 import { parseInput } from '../../domain/validate';
