@@ -1,4 +1,5 @@
 import { builder } from '../../../graphql/builder';
+import { orNull } from '../../../graphql/errors';
 import { lookupPublishedUrl, type UrlLookup } from '../service';
 
 /*
@@ -46,15 +47,16 @@ const PublishedUrlLookupRef = builder.unionType('PublishedUrlLookup', {
 builder.queryFields((t) => ({
   publishedUrlLookup: t.field({
     type: PublishedUrlLookupRef,
+    nullable: true,
     description:
       "Resolves a URL of a published site, as `POST /v1/urls/published`: for anyone, token or not; what it answers is what the URL's visitors may read. " +
-      'A URL of no published site is a NOT_FOUND error.',
+      'Null for a URL of no published site, like REST\'s 404.',
     args: {
       url: t.arg.string({ required: true, description: 'The URL to resolve (a share key may be in its query or be the first segment after the site).' }),
       visitorToken: t.arg.string({ description: "A visitor token signed with the site's key: opens a visitor-auth site and brings the visitor's claims." }),
       redirectOnError: t.arg.boolean({ description: 'With a token that is invalid: answer the redirect to the sign-in page rather than an UNAUTHENTICATED error.' }),
     },
     resolve: (_, { url, visitorToken, redirectOnError }, ctx) =>
-      lookupPublishedUrl(ctx, { url, ...(visitorToken ? { visitor: { jwtToken: visitorToken } } : {}), ...(redirectOnError !== null && redirectOnError !== undefined ? { redirectOnError } : {}) }),
+      orNull(lookupPublishedUrl(ctx, { url, ...(visitorToken ? { visitor: { jwtToken: visitorToken } } : {}), ...(redirectOnError !== null && redirectOnError !== undefined ? { redirectOnError } : {}) })),
   }),
 }));
