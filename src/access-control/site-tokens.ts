@@ -47,6 +47,25 @@ export async function mintSiteToken(db: Db, facts: SiteTokenFacts, now: Date): P
 
 export const looksLikeSiteToken = (token: string) => JWT.test(token);
 
+/** The site as a token is checked against, one statement built once per database; an empty key matches no share link. */
+const statements = new WeakMap<Db, ReturnType<typeof prepareSiteStatement>>();
+
+function prepareSiteStatement(db: Db) {
+  const siteId = sql.placeholder('siteId');
+  return (
+    db
+      .select({
+        visibility: sites.visibility,
+        // Named by the site id given: drizzle leaves columns of a one-table select unqualified, which a subquery would misread.
+        spaceIds: sql<string[]>`coalesce((select array_agg(ss.space_id) from site_spaces ss where ss.site_id = ${siteId}), '{}')`,
+        keyActive: sql<boolean>`exists (select 1 from share_links sl where sl.site_id = ${siteId} and sl.key = ${sql.placeholder('key')} and sl.active)`,
+      })
+      .from(sites)
+      .where(and(eq(sites.id, siteId), eq(sites.organizationId, sql.placeholder('org')), eq(sites.published, true)))
+      .prepare('quire_site_token')
+  );
+}
+
 const refused = () => new UnauthenticatedError('Invalid or expired site API token: look the site URL up again for a new one');
 
 /**
@@ -62,15 +81,9 @@ export async function loadSiteViewer(db: Db, token: string, now: Date): Promise<
   }
   const { sub: siteId, org, spaces, vis, key } = claims;
   if (typeof siteId !== 'string' || typeof org !== 'string' || !Array.isArray(spaces) || typeof vis !== 'string') throw refused();
-  const [row] = await db
-    .select({
-      visibility: sites.visibility,
-      // Named by the site id given: drizzle leaves columns of a one-table select unqualified, which a subquery would misread.
-      spaceIds: sql<string[]>`coalesce((select array_agg(ss.space_id) from site_spaces ss where ss.site_id = ${siteId}), '{}')`,
-      keyActive: typeof key === 'string' ? sql<boolean>`exists (select 1 from share_links sl where sl.site_id = ${siteId} and sl.key = ${key} and sl.active)` : sql<boolean>`false`,
-    })
-    .from(sites)
-    .where(and(eq(sites.id, siteId), eq(sites.organizationId, org), eq(sites.published, true)));
+  let statement = statements.get(db);
+  if (!statement) statements.set(db, (statement = prepareSiteStatement(db)));
+  const [row] = await statement.execute({ siteId, org, key: typeof key === 'string' ? key : '' });
   if (!row || row.visibility !== vis || (vis === 'share-link' && !row.keyActive)) throw refused();
   const current = new Set(row.spaceIds);
   const grant: SiteGrant = { organizationId: org, siteId, spaceIds: new Set(spaces.filter((s): s is string => typeof s === 'string' && current.has(s))) };
