@@ -51,6 +51,7 @@ const grantPolicies: { [A in Action]: GrantPolicy<A> } = {
   'space:merge': (g, space) => onSpace(g, space) && has(g, 'space:content:write') && spaceAllows('space:merge', 'edit', space),
   'space:admin': never,
   'site:view': (g, site) => onSite(g, site) && has(g, 'site:metadata:read'),
+  'site:readPublished': never,
   'site:manage': never,
   'translation:view': never,
   'translation:manage': never,

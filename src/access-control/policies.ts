@@ -69,6 +69,7 @@ export const policies: { [A in Action]: Policy<A> } = {
   },
 
   'site:view': async (ctx, site) => (await orgRole(ctx, site.organizationId)).role !== null,
+  'site:readPublished': async (ctx, site) => (await orgRole(ctx, site.organizationId)).role !== null,
   'site:manage': async (ctx, site) => roleAtLeast((await orgRole(ctx, site.organizationId)).role, 'create'),
   'translation:view': async (ctx, row) => (await orgRole(ctx, row.organizationId)).role !== null,
   'translation:manage': async (ctx, row) => roleAtLeast((await orgRole(ctx, row.organizationId)).role, 'create'),

@@ -9,6 +9,7 @@ import { organizations, type OrganizationRow } from '../db/schema/organizations'
 import { apiTokens, users } from '../db/schema/users';
 import { INTEGRATION_TOKEN_PREFIX, loadIntegrationViewer } from './integration-tokens';
 import type { Session, SessionCache } from './sessions';
+import { loadSiteViewer, looksLikeSiteToken } from '../access-control/site-tokens';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -60,10 +61,12 @@ async function loadSession(db: Db, tokenHash: string): Promise<Session | null> {
  * carry a valid token is refused outright, so a typo never silently turns into "anonymous". A
  * token seen recently is answered from `sessions` without a statement.
  */
-export async function authenticate(db: Db, header: string | null, sessions?: SessionCache): Promise<Viewer | null> {
+export async function authenticate(db: Db, header: string | null, sessions?: SessionCache, now: () => Date = () => new Date()): Promise<Viewer | null> {
   if (!header) return null;
   const match = BEARER.exec(header);
   if (!match) throw new UnauthenticatedError('Malformed Authorization header: expected "Bearer <token>"');
+  // A published site's short-lived token: verified by its signature, never stored.
+  if (looksLikeSiteToken(match[1])) return loadSiteViewer(db, match[1], now());
   const tokenHash = hashToken(match[1]);
   if (match[1].startsWith(INTEGRATION_TOKEN_PREFIX)) {
     const viewer = await loadIntegrationViewer(db, tokenHash, new Date());

@@ -1,10 +1,11 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Action, ActionResources, Authorizer, ListedKind } from '../context/actions';
 import type { RequestContext } from '../context/request-context';
 import { ForbiddenError, NotFoundError } from '../domain/errors';
 import { policies, type Policy } from '../access-control/policies';
 import { listFilter } from '../access-control/visibility';
 import { grantAllows, grantListFilter } from '../access-control/integration-grants';
+import { siteGrantAllows } from '../access-control/site-grants';
 
 /**
  * Per-request authorization: one answer per (action, resource), computed once. Every service asks
@@ -28,9 +29,9 @@ export class Authz implements Authorizer {
     const key = resource as object;
     let answer = byResource.get(key);
     if (!answer) {
-      const grant = this.ctx.viewer.grant;
+      const { grant, site } = this.ctx.viewer;
       const policy = policies[action] as Policy<A>;
-      answer = Promise.resolve(grant ? grantAllows(this.ctx, grant, action, resource) : policy(this.ctx, resource));
+      answer = Promise.resolve(site ? siteGrantAllows(site, action, resource) : grant ? grantAllows(this.ctx, grant, action, resource) : policy(this.ctx, resource));
       byResource.set(key, answer);
     }
     return answer;
@@ -50,6 +51,8 @@ export class Authz implements Authorizer {
   }
 
   listFilter(kind: ListedKind, organizationIds: readonly string[]): Promise<SQL | undefined> {
+    // A site's token lists nothing: it reads the spaces its site publishes one by one.
+    if (this.ctx.viewer?.site) return Promise.resolve(sql`false`);
     const grant = this.ctx.viewer?.grant;
     if (grant) return Promise.resolve(grantListFilter(grant, kind));
     return listFilter(this.ctx, kind, organizationIds);

@@ -7,6 +7,7 @@ import { ServiceUnavailableError } from '../domain/errors';
 import { annotateRequest } from '../lib/log';
 import { authenticate } from './authenticate';
 import { Authz } from './authz';
+import { assertSiteTokenReach } from './site-token-reach';
 import type { RateLimiter } from './rate-limits';
 import type { SessionCache } from './sessions';
 
@@ -62,12 +63,14 @@ export function createContext(services: AppServices, viewer: Viewer | null, sign
  */
 export async function createRequestContext(services: AppServices, request: Request, clientIp = 'unknown', signal: AbortSignal = request.signal): Promise<RequestContext> {
   const header = request.headers.get('authorization');
-  const viewer = () => authenticate(services.db, header, services.sessions);
+  const clock = services.now ?? (() => new Date());
+  const viewer = () => authenticate(services.db, header, services.sessions, clock);
   const limiter = services.rateLimiter;
   const who = await (limiter ? limiter.admit(header, clientIp, viewer) : viewer());
   annotateRequest({ callerId: who?.user.id });
+  if (who?.site) assertSiteTokenReach(who.site, request.method, new URL(request.url).pathname);
   const ctx = createContext(services, who, signal);
   // Same signal: the work done for a renewed subscription still stops when its caller goes away.
-  ctx.refresh = async () => createContext(services, await authenticate(services.db, header, services.sessions), signal);
+  ctx.refresh = async () => createContext(services, await authenticate(services.db, header, services.sessions, clock), signal);
   return ctx;
 }

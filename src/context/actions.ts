@@ -59,6 +59,11 @@ export interface ActionResources {
   'space:admin': SpaceRow;
   /** See a site, its structure and settings: members with a role (guests do not). */
   'site:view': SiteRow;
+  /**
+   * Read what a published site shows its visitors, whatever its visibility: its members, and the
+   * API token its URL lookup gave (share keys and open visibilities are the service's to check).
+   */
+  'site:readPublished': SiteRow;
   /** Create, change, publish and delete sites, their spaces and share links: `create` or more. */
   'site:manage': SiteRow;
   /** See a translation and its runs: members with a role (guests do not). */

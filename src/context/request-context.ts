@@ -29,6 +29,20 @@ export interface Viewer {
    * bot user, a member of nothing, and every authorization answer comes from the grant alone.
    */
   grant?: IntegrationGrant;
+  /**
+   * Set when the token is the short-lived API token a published site's URL lookup gave: `user` is
+   * then a stand-in for the site's visitor, a member of nothing, and the token reads that site's
+   * published content only (src/access-control/site-grants.ts).
+   */
+  site?: SiteGrant;
+}
+
+/** What a published site's API token may reach: the site, and the spaces it publishes to its visitor. */
+export interface SiteGrant {
+  organizationId: string;
+  siteId: string;
+  /** The spaces the site publishes that the visitor could open when the token was made, still in the site. */
+  spaceIds: ReadonlySet<string>;
 }
 
 /** What an integration token (no installation) or an installation token may reach. */

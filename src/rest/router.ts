@@ -33,6 +33,8 @@ export interface RouteMeta {
   summary?: string;
   /** The zod schema its service checks the body with: the document shows it as the request body. */
   body?: ZodType;
+  /** Answers callers without a token too (the service decides what they get). */
+  anonymous?: boolean;
 }
 
 /** One routed operation, as the OpenAPI document reads it. */
@@ -111,7 +113,7 @@ export class RestRouter {
       }
       annotateRequest({ route: `/${route.segments.join('/')}` });
       ctx = await makeContext();
-      requireViewer(ctx);
+      if (!route.meta?.anonymous) requireViewer(ctx);
       const body = await readBody(request);
       refuseUnsafeInput(params, url.searchParams, body);
       const result = await route.handler({ ctx, params, query: url.searchParams, body: body.value });

@@ -240,6 +240,10 @@ export const TWINS: Table = {
   'GET /v1/integrations/:integrationName/spaces': 'Integration.spaceInstallations',
   'GET /v1/integrations/:integrationName/sites': 'Integration.siteInstallations',
   'POST /v1/integrations/:integrationName/installations/:installationId/tokens': 'Mutation.integrationInstallationTokenCreate',
+
+  // the URL lookup of published sites
+  'POST /v1/urls/published': 'Query.publishedUrlLookup',
+  'GET /v1/urls/published': 'Query.publishedUrlLookup',
 };
 
 /** Routes with no GraphQL twin on purpose, each with its reason. */

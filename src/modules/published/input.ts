@@ -12,3 +12,25 @@ export const publishingAuthUpdateSchema = z
   )
   .strict();
 export type PublishingAuthUpdateInput = z.input<typeof publishingAuthUpdateSchema>;
+
+/**
+ * The body of `POST /v1/urls/published`. Not strict: the platform's renderer sends more than the
+ * spec lists (the visitor's `type`, a cache-busting field), and those change nothing here.
+ */
+export const urlLookupSchema = z.object(
+  {
+    url: z.string({ error: 'url is required: the URL of a published site to resolve' }).min(1, 'url is required').max(2048, 'url must be at most 2048 characters'),
+    redirectOnError: z.boolean({ error: 'redirectOnError must be true or false' }).optional(),
+    visitor: z
+      .object(
+        {
+          jwtToken: z.string({ error: 'visitor.jwtToken must be a string' }).max(8192, 'visitor.jwtToken must be at most 8192 characters').optional(),
+          unsignedClaims: z.record(z.string(), z.unknown(), { error: 'visitor.unsignedClaims must be an object' }).optional(),
+        },
+        { error: () => 'visitor must be an object' },
+      )
+      .optional(),
+  },
+  bodyObject,
+);
+export type UrlLookupInput = z.input<typeof urlLookupSchema>;

@@ -90,7 +90,7 @@ async function admit(ctx: RequestContext, site: SiteRow, req: PublishedRequest):
   return { claims: claims ?? {}, cookies };
 }
 
-interface Place {
+export interface Place {
   sections: SiteSectionRow[];
   section: SiteSectionRow | null;
   variants: SiteSpaceRow[];
@@ -98,10 +98,14 @@ interface Place {
   pagePath: string;
   /** Path of the section and variant, as links to them are written. */
   prefix: string;
+  /** How many leading segments named the section and the variant; the page path is what follows. */
+  consumed: number;
+  /** Whether no further segment could name a section or a variant: both were named (or the site has no sections and the variant was). */
+  complete: boolean;
 }
 
 /** Which section, variant and page the path asks for, among those the visitor's claims let them see. */
-function locate(site: SiteRow, tree: SiteTree, claims: Claims, segments: string[]): Place | null {
+export function locate(site: SiteRow, tree: SiteTree, claims: Claims, segments: string[]): Place | null {
   const visible = <T extends { condition: string | null }>(rows: T[]) => rows.filter((r) => conditionHolds(r.condition, claims));
   const sections = visible(sectionsInOrder(tree));
   let rest = segments;
@@ -114,13 +118,15 @@ function locate(site: SiteRow, tree: SiteTree, claims: Claims, segments: string[
   }
   const variants = visible(spacesOf(tree, section?.id ?? null));
   const defaultId = section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId;
+  const sectionNamed = !tree.sections.length || rest !== segments;
   let variant = variants.find((v) => v.path === rest[0]);
+  const variantNamed = variant !== undefined;
   if (variant) rest = rest.slice(1);
   else variant = variants.find((v) => v.id === defaultId) ?? variants[0];
   if (!variant) return null;
   const isDefault = variant.id === (variants.find((v) => v.id === defaultId) ?? variants[0]).id;
   const prefix = [section && section.id !== (sections.find((s) => s.id === site.defaultSiteSectionId) ?? sections[0])?.id ? section.path : null, isDefault ? null : variant.path].filter(Boolean).join('/');
-  return { sections, section, variants, variant, pagePath: rest.join('/'), prefix };
+  return { sections, section, variants, variant, pagePath: rest.join('/'), prefix, consumed: segments.length - rest.length, complete: sectionNamed && variantNamed };
 }
 
 const documents = (content: SpaceContent) => allPagesOf(content.tree).filter((p) => p.data.type === 'document');

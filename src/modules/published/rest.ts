@@ -1,9 +1,10 @@
 import type { RequestContext } from '../../context/request-context';
-import { bodyAs, type RestRouter } from '../../rest/router';
-import type { PublishingAuthUpdateInput } from './input';
+import { bodyAs, booleanParam, optionalParam, type RestRouter } from '../../rest/router';
+import { urlLookupSchema, type PublishingAuthUpdateInput, type UrlLookupInput } from './input';
 import {
   getCustomization,
   getPublishingAuth,
+  lookupPublishedUrl,
   pagePolicy,
   readPublished,
   readPublishedByHost,
@@ -25,6 +26,23 @@ export function publishedRoutes(r: RestRouter): void {
     body: presentAuth(await updatePublishingAuth(ctx, params.organizationId, params.siteId, bodyAs<PublishingAuthUpdateInput>(body))),
   }));
   r.post(`${SITE}/publishing/auth/regenerate`, async ({ ctx, params }) => ({ status: 200, body: presentAuth(await regeneratePublishingAuth(ctx, params.organizationId, params.siteId)) }));
+
+  // The renderer asks before it has any token: anyone may look a URL up, and gets what its visitors would.
+  r.post('/v1/urls/published', async ({ ctx, body }) => ({ status: 200, body: await lookupPublishedUrl(ctx, bodyAs<UrlLookupInput>(body)) }), {
+    anonymous: true,
+    body: urlLookupSchema,
+    summary: 'Resolve a URL of a published site: its site, section, space and a short-lived token to read it',
+  });
+  r.get(
+    '/v1/urls/published',
+    async ({ ctx, query }) => {
+      const redirectOnError = booleanParam(query, 'redirectOnError');
+      const token = optionalParam(query, 'visitorAuthToken');
+      const input = { url: query.get('url') ?? undefined, ...(redirectOnError !== undefined ? { redirectOnError } : {}), ...(token ? { visitor: { jwtToken: token } } : {}) };
+      return { status: 200, body: await lookupPublishedUrl(ctx, input as UrlLookupInput) };
+    },
+    { anonymous: true, summary: 'Resolve a URL of a published site (the older form of the POST)' },
+  );
 
   r.get(`${SITE}/customization`, async ({ ctx, params }) => ({ status: 200, body: await getCustomization(ctx, params.organizationId, params.siteId) }));
   r.put(`${SITE}/customization`, async ({ ctx, params, body }) => ({ status: 200, body: await updateCustomization(ctx, params.organizationId, params.siteId, body) }));

@@ -5,7 +5,7 @@ import { ValidationError } from '../../domain/errors';
 import { LINK_URL, unsafeUrlIn, urlRuleText, WEB_URL, type UrlRule } from '../../domain/urls';
 import { parseInput } from '../../domain/validate';
 import { componentErrors } from '../../lib/spec-schemas';
-import { DEFAULT_CUSTOMIZATION, getSite } from '../sites/service';
+import { completeCustomization, DEFAULT_CUSTOMIZATION, getSite } from '../sites/service';
 import type { SiteRow } from '../../db/schema/sites';
 import { publishingAuthUpdateSchema, type PublishingAuthUpdateInput } from './input';
 import { siteCustomizations, sitePublishingAuth, type SitePublishingAuthRow } from '../../db/schema/published';
@@ -61,7 +61,7 @@ export async function regeneratePublishingAuth(ctx: RequestContext, organization
 /** System use: the customization a site is rendered with, the defaults until it is saved. */
 export async function customizationOf(ctx: RequestContext, siteId: string): Promise<{ settings: Record<string, unknown>; updatedAt: Date | null }> {
   const [row] = await ctx.db.select().from(siteCustomizations).where(eq(siteCustomizations.siteId, siteId));
-  return row ? { settings: row.settings, updatedAt: row.updatedAt } : { settings: DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>, updatedAt: null };
+  return row ? { settings: completeCustomization(row.settings), updatedAt: row.updatedAt } : { settings: DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>, updatedAt: null };
 }
 
 export async function getCustomization(ctx: RequestContext, organizationId: string, siteId: string): Promise<Record<string, unknown>> {
@@ -103,5 +103,5 @@ export async function updateCustomization(ctx: RequestContext, organizationId: s
     .insert(siteCustomizations)
     .values({ siteId: site.id, settings, updatedAt: ctx.now() })
     .onConflictDoUpdate({ target: siteCustomizations.siteId, set: { settings, updatedAt: ctx.now() } });
-  return settings;
+  return completeCustomization(settings);
 }

@@ -19,6 +19,7 @@ export const DEFAULT_CUSTOMIZATION = {
     icons: 'regular',
     sidebar: { background: 'default', list: 'default' },
     search: 'subtle',
+    codeTheme: { default: { light: 'default-light', dark: 'default-dark' }, openapi: { light: 'default-light', dark: 'default-dark' } },
   },
   internationalization: { locale: 'en' },
   favicon: {},
@@ -32,9 +33,30 @@ export const DEFAULT_CUSTOMIZATION = {
   trademark: { enabled: true },
   externalLinks: { target: 'self' },
   pagination: { enabled: true },
-  pageActions: { externalAI: true, markdown: true },
+  pageActions: { externalAI: true, markdown: true, items: ['external-ai', 'markdown'] },
   git: { showEditLink: false },
   privacyPolicy: {},
   socialPreview: {},
   insights: { trackingCookie: true },
+  socialAccounts: [],
 } as const;
+
+type Settings = Record<string, unknown>;
+const isObject = (value: unknown): value is Settings => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A saved customization with the settings newer renderers read and older saves lack: social
+ * accounts, the code themes, and the ordered page actions (taken from the two flags they replace).
+ * What was saved is kept as it is.
+ */
+export function completeCustomization(saved: Settings): Settings {
+  const styling = isObject(saved.styling) ? saved.styling : {};
+  const actions = isObject(saved.pageActions) ? saved.pageActions : {};
+  const items = Array.isArray(actions.items) ? actions.items : [...(actions.externalAI !== false ? ['external-ai'] : []), ...(actions.markdown !== false ? ['markdown'] : [])];
+  return {
+    ...saved,
+    styling: { ...styling, codeTheme: isObject(styling.codeTheme) ? styling.codeTheme : DEFAULT_CUSTOMIZATION.styling.codeTheme },
+    pageActions: { externalAI: true, markdown: true, ...actions, items },
+    socialAccounts: Array.isArray(saved.socialAccounts) ? saved.socialAccounts : [],
+  };
+}

@@ -29,7 +29,9 @@ export async function presentSite(ctx: RequestContext, site: SiteRow) {
 }
 
 /** The platform's SiteSpace. */
-export async function presentSiteSpace(ctx: RequestContext, { site, row, space, isDefault }: SiteSpaceInSite) {
+const servedAt = (ctx: RequestContext, site: SiteRow, prefix: string) => (prefix ? `${publishedUrl(ctx, site)}/${prefix}` : publishedUrl(ctx, site));
+
+export async function presentSiteSpace(ctx: RequestContext, { site, row, space, isDefault, prefix }: SiteSpaceInSite) {
   return {
     object: 'site-space' as const,
     id: row.id,
@@ -39,7 +41,7 @@ export async function presentSiteSpace(ctx: RequestContext, { site, row, space, 
     title: space.title,
     default: isDefault,
     ...(row.condition ? { condition: row.condition } : {}),
-    urls: site.published ? { published: `${publishedUrl(ctx, site)}/${row.path}` } : {},
+    urls: site.published ? { published: servedAt(ctx, site, prefix) } : {},
   };
 }
 
@@ -56,7 +58,7 @@ export function presentShareLink(ctx: RequestContext, { site, link }: { site: Si
 }
 
 /** The platform's SiteSection, with its site spaces. */
-export async function presentSection(ctx: RequestContext, { site, row, isDefault, siteSpaces }: SectionView) {
+export async function presentSection(ctx: RequestContext, { site, row, isDefault, prefix, siteSpaces }: SectionView) {
   return {
     object: 'site-section' as const,
     id: row.id,
@@ -68,7 +70,7 @@ export async function presentSection(ctx: RequestContext, { site, row, isDefault
     ...(row.groupId ? { sectionGroup: row.groupId } : {}),
     ...(row.icon ? { icon: row.icon } : {}),
     siteSpaces: await Promise.all(siteSpaces.map((s) => presentSiteSpace(ctx, s))),
-    urls: site.published ? { published: `${publishedUrl(ctx, site)}/${row.path}` } : {},
+    urls: site.published ? { published: servedAt(ctx, site, prefix) } : {},
   };
 }
 

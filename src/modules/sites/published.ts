@@ -16,15 +16,17 @@ async function opensSite(ctx: RequestContext, site: SiteRow, key: string | undef
 /**
  * A site as its readers get it: members who see the site always (a preview when unpublished);
  * anyone else only once it is published, and then by its visibility: public and unlisted sites
- * to everyone, share-link sites with an active key of theirs. Visitor-authenticated sites need a
- * visitor token, which this API does not take: to anyone else they answer like a missing site.
+ * to everyone, share-link sites with an active key of theirs, and any of them to the API token its
+ * URL lookup gave (how visitor-authenticated sites are read): to anyone else it is a missing site.
  */
 export async function publishedSite(ctx: RequestContext, organizationId: string, siteId: string, shareKey?: string): Promise<{ site: SiteRow; structure: StructureView }> {
   requireViewer(ctx);
   const site = await siteById(ctx).load(siteId);
   if (!site || site.organizationId !== organizationId) throw new NotFoundError('Site');
   const member = await ctx.authz.can('site:view', site);
-  const open = site.published && (site.visibility === 'public' || site.visibility === 'unlisted' || (site.visibility === 'share-link' && (await opensSite(ctx, site, shareKey))));
+  const open =
+    site.published &&
+    (site.visibility === 'public' || site.visibility === 'unlisted' || (site.visibility === 'share-link' && (await opensSite(ctx, site, shareKey))) || (await ctx.authz.can('site:readPublished', site)));
   if (!member && !open) throw new NotFoundError('Site');
   return { site, structure: await structureOf(ctx, await loadTree(ctx.db, site), true) };
 }

@@ -20,7 +20,7 @@ import {
 import { siteById } from './loaders';
 import { assertCanManage, assertCanView, getSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
 import { findSiteSpace, insertSiteSpace, withSpaces, type SiteSpaceInSite } from './site-spaces';
-import { loadTree, placed, renumber, renumberTop, sectionsInOrder, sectionsOf, spacesOf, topLevel, type SiteTree, type TopItem } from './structure';
+import { loadTree, placed, renumber, renumberTop, sectionPrefix, sectionsInOrder, sectionsOf, spacesOf, topLevel, type SiteTree, type TopItem } from './structure';
 import { siteSectionGroups, siteSections, sites, siteSpaces, type SiteRow, type SiteSectionGroupRow, type SiteSectionRow } from '../../db/schema/sites';
 
 /** A section with its site spaces, as its object shows it. */
@@ -28,6 +28,8 @@ export interface SectionView {
   site: SiteRow;
   row: SiteSectionRow;
   isDefault: boolean;
+  /** Where the published site serves it, after the site's URL ('' at its root). */
+  prefix: string;
   siteSpaces: SiteSpaceInSite[];
 }
 
@@ -40,7 +42,7 @@ export interface SectionGroupView {
 export type StructureView = { type: 'sections'; structure: (({ kind: 'section' } & SectionView) | ({ kind: 'group' } & SectionGroupView))[] } | { type: 'siteSpaces'; structure: SiteSpaceInSite[] };
 
 async function sectionView(ctx: RequestContext, tree: SiteTree, row: SiteSectionRow, published = false): Promise<SectionView> {
-  return { site: tree.site, row, isDefault: tree.site.defaultSiteSectionId === row.id, siteSpaces: await withSpaces(ctx, tree, spacesOf(tree, row.id), published) };
+  return { site: tree.site, row, isDefault: tree.site.defaultSiteSectionId === row.id, prefix: sectionPrefix(tree, row), siteSpaces: await withSpaces(ctx, tree, spacesOf(tree, row.id), published) };
 }
 
 async function groupView(ctx: RequestContext, tree: SiteTree, row: SiteSectionGroupRow, published = false): Promise<SectionGroupView> {

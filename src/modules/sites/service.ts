@@ -203,7 +203,7 @@ export {
 
 export { publishedSite, publishedSiteById } from './published';
 export { getSectionById, getSectionGroupById, getShareLinkById, getSiteSpaceById } from './lookup';
-export { DEFAULT_CUSTOMIZATION } from './customization';
+export { completeCustomization, DEFAULT_CUSTOMIZATION } from './customization';
 
 /** The site's adaptive schema: the JSON Schema of its visitors' claims (an empty object of claims until set). */
 export async function getAdaptiveSchema(ctx: RequestContext, site: SiteRow): Promise<{ schema: AdaptiveSchema; updatedAt: Date }> {

@@ -10,7 +10,7 @@ import type { SpaceRow } from '../../db/schema/spaces';
 import { siteSpaceAddSchema, siteSpaceUpdateSchema, type SiteSpaceAddInput, type SiteSpaceUpdateInput } from './input';
 import { siteById } from './loaders';
 import { assertCanManage, getSite, pathOf, readableSite, spacesOfOrganization, uniquePath } from './site-access';
-import { loadTree, renumber, sectionsInOrder, spacesOf, type SiteTree } from './structure';
+import { loadTree, renumber, sectionsInOrder, siteSpacePrefix, spacesOf, type SiteTree } from './structure';
 import { siteSections, sites, siteSpaces, type SiteRow, type SiteSpaceRow } from '../../db/schema/sites';
 
 /** A site space with its site and its space: what its object shows. */
@@ -20,6 +20,8 @@ export interface SiteSpaceInSite {
   space: SpaceRow;
   /** Whether it is the default of its container (the site's root, or its section). */
   isDefault: boolean;
+  /** Where the published site serves it, after the site's URL ('' at its root). */
+  prefix: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function withSpaces(ctx: RequestContext, tree: SiteTree, rows: Site
     const space = published ? await spaceById(ctx).load(row.spaceId) : await getSpace(ctx, row.spaceId).catch(() => null);
     if (!space || space.deletedAt) continue;
     const container = row.sectionId ? tree.sections.find((s) => s.id === row.sectionId)?.defaultSiteSpaceId : tree.site.defaultSiteSpaceId;
-    out.push({ site: tree.site, row, space, isDefault: container === row.id });
+    out.push({ site: tree.site, row, space, isDefault: container === row.id, prefix: siteSpacePrefix(tree, row) });
   }
   return out;
 }

@@ -40,6 +40,30 @@ export function sectionsInOrder(tree: SiteTree): SiteSectionRow[] {
 /** The site spaces of a section, or of the root (null). */
 export const spacesOf = (tree: SiteTree, sectionId: string | null) => tree.siteSpaces.filter((s) => s.sectionId === sectionId);
 
+/*
+ * Where the published site serves each part, as a path after the site's URL: the default section
+ * at the site's root and the others at their path; in each, the default site space at the
+ * section's root and the others at their path (how src/modules/published/reader.ts finds them).
+ */
+
+/** The section read at the site's root: the one the site names, else the first a reader meets. */
+export function rootSection(tree: SiteTree): SiteSectionRow | undefined {
+  const ordered = sectionsInOrder(tree);
+  return ordered.find((s) => s.id === tree.site.defaultSiteSectionId) ?? ordered[0];
+}
+
+export function sectionPrefix(tree: SiteTree, section: SiteSectionRow): string {
+  return rootSection(tree)?.id === section.id ? '' : section.path;
+}
+
+export function siteSpacePrefix(tree: SiteTree, row: SiteSpaceRow): string {
+  const section = row.sectionId ? tree.sections.find((s) => s.id === row.sectionId) : undefined;
+  const siblings = spacesOf(tree, row.sectionId);
+  const defaultId = section ? section.defaultSiteSpaceId : tree.site.defaultSiteSpaceId;
+  const first = siblings.find((v) => v.id === defaultId) ?? siblings[0];
+  return [section ? sectionPrefix(tree, section) : '', first?.id === row.id ? '' : row.path].filter(Boolean).join('/');
+}
+
 type Positioned = typeof siteSections | typeof siteSectionGroups | typeof siteSpaces;
 
 /** Numbers the rows 1, 2, 3... in the order given: lists here are a site's few items. */

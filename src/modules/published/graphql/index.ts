@@ -1,2 +1,3 @@
 import './types';
 import './mutations';
+import './lookup';
