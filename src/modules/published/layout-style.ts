@@ -59,6 +59,7 @@ footer{display:flex;flex-wrap:wrap;gap:1.5rem 3rem;max-width:80rem;margin:2rem a
 @media (min-width:1024px){.outline>summary{pointer-events:none;list-style:none}.outline>summary::-webkit-details-marker{display:none}.outline::details-content{content-visibility:visible;display:contents}}
 }
 @media (max-width:1023px){
+header{gap:.5rem 1rem}header .search{flex:0 1 11rem}header .search input{width:100%}
 main{grid-template-columns:14rem minmax(0,1fr)}main.nosidebar{grid-template-columns:minmax(0,1fr)}main.nooutline{grid-template-columns:14rem minmax(0,1fr)}
 .pages{grid-row:1/span 2}.outline{grid-column:2;grid-row:1;position:static;margin-bottom:1rem;padding:.4rem .75rem;border:1px solid var(--line);border-radius:6px}
 article{grid-row:2}main.nooutline article{grid-row:1}main.nosidebar .outline,main.nosidebar article{grid-column:1}
