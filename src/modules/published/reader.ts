@@ -245,7 +245,7 @@ const NOT_FOUND = { title: 'Page not found', message: 'This page does not exist,
 
 /** A page's policy: its integrations' scripts, the reader's script by URL, and what `extra` adds (its blocks' frames). */
 function policyOf(base: string, scripts: SiteScript[], extra: Directives = {}): string {
-  return pagePolicy(scripts, { ...extra, 'script-src': [`${base}/${READER_SCRIPT_PATH}`, ...(extra['script-src'] ?? [])] });
+  return pagePolicy(scripts, { ...extra, 'script-src': [...(extra['script-src'] ?? []), `${base}/${READER_SCRIPT_PATH}`] });
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/m;

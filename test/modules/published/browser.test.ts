@@ -245,4 +245,33 @@ describe.skipIf(!available)('published sites in a browser', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("opens a section group's menu from its tab and follows one of its sections", async () => {
+    // A site of its own, so the demo's tabs stay as the tests above expect them.
+    const { items: spaces } = (await api('GET', `/v1/orgs/${demo.organizationId}/spaces`)).body;
+    const guide = spaces.find((s: any) => s.title === 'Getting started');
+    const reference = spaces.find((s: any) => s.title === 'API reference');
+    const site = (await api('POST', `/v1/orgs/${demo.organizationId}/sites`, { title: 'Grouped' })).body;
+    const base = `/v1/orgs/${demo.organizationId}/sites/${site.id}`;
+    const first = (await api('POST', `${base}/sections`, { spaceId: guide.id, title: 'Guides' })).body;
+    const second = (await api('POST', `${base}/sections`, { spaceId: reference.id, title: 'Reference' })).body;
+    expect((await api('POST', `${base}/section-groups`, { title: 'Developers', sections: [first.id, second.id] })).status).toBe(201);
+    await api('POST', `${base}/publish`);
+    const url = (await api('GET', base)).body.urls.published;
+    const { context, page, problems } = await openTab(browser, 390);
+    await page.goto(url);
+    const menu = page.locator('.tabmenu a', { hasText: 'Reference' });
+    expect(await menu.isVisible()).toBe(false);
+    await page.locator('.tabgroup summary', { hasText: 'Developers' }).click();
+    await menu.click();
+    await page.waitForURL(/reference$/);
+    expect(await page.locator('article h1').first().textContent()).toBe('Overview');
+    expect(await page.locator('.tabgroup summary.active').textContent()).toBe('Developers');
+    // The menu closes on a click elsewhere (the reader's script).
+    await page.locator('.tabgroup summary').click();
+    await page.locator('article h1').click();
+    expect(await page.locator('.tabgroup[open]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
