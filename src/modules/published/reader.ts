@@ -136,7 +136,6 @@ function locate(site: SiteRow, tree: SiteTree, claims: Claims, segments: string[
   return { sections, section, variants, variant, pagePath: rest.join('/'), prefix, top };
 }
 
-
 /** A request that came for another host: a site behind a proxy, or an organization's own hostname. */
 export async function readPublishedByHost(ctx: RequestContext, host: string, req: Omit<PublishedRequest, 'organizationId' | 'siteName'>): Promise<PublishedAnswer | null> {
   const found = await publishedSiteForHost(ctx, host, req.segments);
@@ -165,15 +164,13 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const { claims, cookies } = admitted;
   const restricted = site.visibility === 'share-link' || site.visibility === 'visitor-auth';
   const notFound = (homeHref?: string): PublishedAnswer => ({ kind: 'html', status: 404, html: renderMessage(NOT_FOUND.title, NOT_FOUND.message, homeHref), cookies, private: restricted });
-  const customization = await customizationOf(ctx, site.id);
   if (req.segments.length === 1 && req.segments[0] === FAVICON_PATH) {
+    const customization = await customizationOf(ctx, site.id);
     const title = typeof customization.settings.title === 'string' ? customization.settings.title : site.title;
     const icon = siteFavicon((customization.settings.favicon ?? {}) as Record<string, never>, title, accentOf(customization.settings).light);
     if ('redirect' in icon) return { kind: 'redirect', location: icon.redirect };
     return { kind: 'bytes', contentType: 'image/svg+xml', bytes: Buffer.from(icon.svg), name: 'favicon.svg', private: restricted };
   }
-  const theme = themeOf(req.theme, req.cookies, customization.settings, new URL(base).pathname);
-  if (theme.cookie) cookies.push(theme.cookie);
 
   const filesAt = req.segments.indexOf('~files');
   const searchAt = req.segments.indexOf('~search');
@@ -189,6 +186,9 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
     return found ? { kind: 'bytes', contentType: found.file.contentType, bytes: found.bytes, name: found.file.name, private: restricted } : notFound(base);
   }
 
+  const customization = await customizationOf(ctx, site.id);
+  const theme = themeOf(req.theme, req.cookies, customization.settings, new URL(base).pathname);
+  if (theme.cookie) cookies.push(theme.cookie);
   const pages = documents(content);
   if (searchAt >= 0) {
     const scripts = await siteScripts(ctx, site);
