@@ -18,7 +18,7 @@ const SIZES = [
   { name: 'tablet', width: 800, height: 1000 },
   { name: 'desktop', width: 1280, height: 800 },
 ];
-const START_TIMEOUT_MS = 120_000;
+const START_TIMEOUT_MS = 300_000;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
