@@ -19,7 +19,14 @@ The [old guide](old-guide) is gone: this link is broken on purpose, to show up i
 
 const INSTALL = `# Install
 
-You need Node.js and nothing else:
+You need Node.js and nothing else.
+
+## Requirements
+
+- Node.js 20 or later.
+- PostgreSQL if you have one; without it, an embedded database is used.
+
+## Start
 
 1. Clone the repository.
 2. Run the start command:
@@ -28,8 +35,9 @@ You need Node.js and nothing else:
 npm install && npm start
 \`\`\`
 
-- The first start creates this demo.
-- Its admin token is printed once.
+{% hint style="info" %}
+The first start creates this demo. Its admin token is printed once.
+{% endhint %}
 `;
 
 const CONFIGURATION = `# Configuration

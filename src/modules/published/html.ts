@@ -6,7 +6,9 @@ import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { toString } from 'mdast-util-to-string';
 import { markdownNodes, parseMarkdownTree } from '../../lib/markdown-tree';
+import { renderHints } from './hints';
 
 /** A heading of the page, for its "on this page" outline. */
 export interface Heading {
@@ -34,6 +36,14 @@ function collectHeadings(into: Heading[]) {
   };
 }
 
+const sameTitle = (a: string, b: string) => a.replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** A body that opens with the page's own title as its H1 (as exports write pages) loses that H1: the page shows its title already. */
+function dropRepeatedTitle(tree: MdRoot, title: string) {
+  const first = tree.children[0];
+  if (first?.type === 'heading' && first.depth === 1 && sameTitle(toString(first), title)) tree.children.shift();
+}
+
 /** Marks the integration blocks of a tree (see blocks.ts) and renders them, as hast by slot number. */
 export type Embed = (tree: MdRoot) => Promise<Map<number, ElementContent>>;
 
@@ -55,12 +65,14 @@ function fillSlots(rendered: Map<number, ElementContent>) {
 
 /**
  * A page's markdown as safe HTML: sanitized first (whatever the author wrote), then headings get
- * ids and code is highlighted. Links and images are rewritten to the published site's URLs.
- * `embed` puts integration blocks in, rendered.
+ * ids, code is highlighted and hint blocks become callouts. Links and images are rewritten to the
+ * published site's URLs. `embed` puts integration blocks in, rendered. With `title` (the page shows
+ * its title), an opening H1 that repeats it is left out.
  */
-export async function markdownToHtml(markdown: string, rewrite: Rewrite, embed?: Embed): Promise<{ html: string; headings: Heading[] }> {
+export async function markdownToHtml(markdown: string, rewrite: Rewrite, embed?: Embed, title?: string): Promise<{ html: string; headings: Heading[] }> {
   const headings: Heading[] = [];
   const tree = parseMarkdownTree(markdown);
+  if (title !== undefined) dropRepeatedTitle(tree, title);
   rewriteUrls(tree, rewrite);
   const rendered = embed ? await embed(tree) : new Map<number, ElementContent>();
   const processor = unified()
@@ -70,6 +82,7 @@ export async function markdownToHtml(markdown: string, rewrite: Rewrite, embed?:
     .use(() => collectHeadings(headings))
     .use(rehypeHighlight, { detect: false })
     .use(() => fillSlots(rendered))
+    .use(renderHints)
     .use(rehypeStringify);
   const html = processor.stringify(await processor.run(tree));
   return { html, headings };

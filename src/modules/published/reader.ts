@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../context/request-context';
 import { conditionHolds, type Claims } from '../../domain/conditions';
-import { allPagesOf, blockLanguages, contentAt, withComputedPages, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type BlockLanguages, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
+import { blockLanguages, contentAt, withComputedPages, fileBytes, linkResolver, pageBodies, searchPublishedSpace, type BlockLanguages, type PageEntry, type SpaceContent, type TreePage } from '../content/service';
 import { findPublishedSite, publishedSiteForHost, publishedUrl, sectionsInOrder, siteOfShareKey, siteTree, spacesOf, topLevel, type SiteTree } from '../sites/service';
 import type { SiteRow, SiteSectionRow, SiteSpaceRow } from '../../db/schema/sites';
 import { spaceById } from '../spaces/service';
 import { embedBlocks, type EmbeddedBlocks } from './blocks';
 import { esc, markdownToHtml, type Embed } from './html';
-import { renderMessage, renderPage, type Chrome, type NavLink, type SidebarItem } from './layout';
-import { pagePolicy } from './csp';
+import { renderMessage, renderPage, type NavLink, type SidebarItem, type Tab } from './layout';
+import { accentOf, chromeOf } from './chrome';
+import { pagePolicy, type Directives } from './csp';
+import { documents, sitemap } from './sitemap';
+import { FAVICON_PATH, siteFavicon } from './favicon';
+import { READER_SCRIPT, READER_SCRIPT_PATH } from './reader-script';
+import { renderTheme, themeOf, type Theme } from './theme';
 import { siteScripts, type SiteScript } from './scripts';
 import { customizationOf, existingPublishingAuth } from './settings';
 import { announceView, type ViewVisitor } from './views';
@@ -35,7 +40,7 @@ export interface PublishedRequest {
 
 export type PublishedAnswer =
   | { kind: 'html'; status: 200 | 401 | 404; html: string; etag?: string; cookies: string[]; private: boolean; /** The page's Content-Security-Policy when its scripts widen the usual one. */ policy?: string }
-  | { kind: 'not-modified'; etag: string }
+  | { kind: 'not-modified'; etag: string; cookies?: string[] }
   | { kind: 'redirect'; location: string }
   | { kind: 'text'; contentType: string; body: string }
   | { kind: 'bytes'; contentType: string; bytes: Buffer; name: string; private: boolean };
@@ -102,6 +107,8 @@ export interface Place {
   consumed: number;
   /** Whether no further segment could name a section or a variant: both were named (or the site has no sections and the variant was). */
   complete: boolean;
+  /** The site's top level as the reader may see it: sections, and groups with their sections. */
+  top: ({ kind: 'section'; row: SiteSectionRow } | { kind: 'group'; title: string; sections: SiteSectionRow[] })[];
 }
 
 /** Which section, variant and page the path asks for, among those the visitor's claims let them see. */
@@ -126,10 +133,14 @@ export function locate(site: SiteRow, tree: SiteTree, claims: Claims, segments: 
   if (!variant) return null;
   const isDefault = variant.id === (variants.find((v) => v.id === defaultId) ?? variants[0]).id;
   const prefix = [section && section.id !== (sections.find((s) => s.id === site.defaultSiteSectionId) ?? sections[0])?.id ? section.path : null, isDefault ? null : variant.path].filter(Boolean).join('/');
-  return { sections, section, variants, variant, pagePath: rest.join('/'), prefix, consumed: segments.length - rest.length, complete: sectionNamed && variantNamed };
+  const shown = new Set(sections.map((s) => s.id));
+  const top = topLevel(tree).flatMap((item): Place['top'] => {
+    if (item.kind === 'section') return shown.has(item.row.id) ? [item] : [];
+    const inGroup = sections.filter((s) => s.groupId === item.row.id);
+    return inGroup.length ? [{ kind: 'group', title: item.row.title, sections: inGroup }] : [];
+  });
+  return { sections, section, variants, variant, pagePath: rest.join('/'), prefix, consumed: segments.length - rest.length, complete: sectionNamed && variantNamed, top };
 }
-
-const documents = (content: SpaceContent) => allPagesOf(content.tree).filter((p) => p.data.type === 'document');
 
 /** A request that came for another host: a site behind a proxy, or an organization's own hostname. */
 export async function readPublishedByHost(ctx: RequestContext, host: string, req: Omit<PublishedRequest, 'organizationId' | 'siteName'>): Promise<PublishedAnswer | null> {
@@ -147,6 +158,7 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   }
   // The same for every site and visitor, and holds nothing of either: served before any check.
   if (req.segments.join('/') === WEBFRAME_HOST_PATH) return { kind: 'text', contentType: 'text/javascript; charset=utf-8', body: WEBFRAME_HOST_SCRIPT };
+  if (req.segments.join('/') === READER_SCRIPT_PATH) return { kind: 'text', contentType: 'text/javascript; charset=utf-8', body: READER_SCRIPT };
   const tree = await siteTree(ctx, site);
   if (req.segments[0] === 'sitemap.xml') {
     if (site.visibility !== 'public') return { kind: 'html', status: 404, html: renderMessage('Page not found', 'This site has no sitemap: it is not public.'), cookies: [], private: false };
@@ -157,7 +169,14 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   if ('kind' in admitted) return admitted;
   const { claims, cookies } = admitted;
   const restricted = site.visibility === 'share-link' || site.visibility === 'visitor-auth';
-  const notFound = (homeHref?: string): PublishedAnswer => ({ kind: 'html', status: 404, html: renderMessage('Page not found', 'This page does not exist, or you cannot see it.', homeHref), cookies, private: restricted });
+  const notFound = (homeHref?: string): PublishedAnswer => ({ kind: 'html', status: 404, html: renderMessage(NOT_FOUND.title, NOT_FOUND.message, homeHref), cookies, private: restricted });
+  if (req.segments.length === 1 && req.segments[0] === FAVICON_PATH) {
+    const customization = await customizationOf(ctx, site.id);
+    const title = typeof customization.settings.title === 'string' ? customization.settings.title : site.title;
+    const icon = siteFavicon((customization.settings.favicon ?? {}) as Record<string, never>, title, accentOf(customization.settings).light);
+    if ('redirect' in icon) return { kind: 'redirect', location: icon.redirect };
+    return { kind: 'bytes', contentType: 'image/svg+xml', bytes: Buffer.from(icon.svg), name: 'favicon.svg', private: restricted };
+  }
 
   const filesAt = req.segments.indexOf('~files');
   const searchAt = req.segments.indexOf('~search');
@@ -173,25 +192,33 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
     return found ? { kind: 'bytes', contentType: found.file.contentType, bytes: found.bytes, name: found.file.name, private: restricted } : notFound(base);
   }
 
+  const customization = await customizationOf(ctx, site.id);
+  const theme = themeOf(req.theme, req.cookies, customization.settings, new URL(base).pathname);
+  if (theme.cookie) cookies.push(theme.cookie);
   const pages = documents(content);
   if (searchAt >= 0) {
-    const customization = await customizationOf(ctx, site.id);
     const scripts = await siteScripts(ctx, site);
-    const html = await renderSearch(ctx, { site, base, place, content, pages, claims, theme: themeOf(req.theme, customization.settings), customization: customization.settings, scripts }, req.query ?? '');
-    return { kind: 'html', status: 200, html, cookies, private: true, policy: pagePolicy(scripts) };
+    const html = await renderSearch(ctx, { site, base, place, content, pages, claims, theme, customization: customization.settings, scripts }, req.query ?? '');
+    return { kind: 'html', status: 200, html, cookies, private: true, policy: policyOf(base, scripts) };
   }
   const entry = place.pagePath ? content.tree.byPath.get(place.pagePath) : pages[0] && content.tree.byId.get(pages[0].data.id);
-  if (!entry || entry.page.data.type !== 'document') return notFound(base);
+  if (!entry || entry.page.data.type !== 'document') {
+    // Inside a space the reader can open, a missing page keeps the site around it: header, sidebar, theme.
+    const first = pages[0] && content.tree.byId.get(pages[0].data.id);
+    if (!first) return notFound(base);
+    const scripts = await siteScripts(ctx, site);
+    const article = { title: NOT_FOUND.title, html: `<p>${esc(NOT_FOUND.message)}</p><p><a href="${esc(base)}">Go to the home page</a></p>` };
+    const html = await renderPublishedPage(ctx, { site, base, place, content, entry: first, pages, claims, theme, customization: customization.settings, scripts, article });
+    return { kind: 'html', status: 404, html, cookies, private: restricted, policy: policyOf(base, scripts) };
+  }
 
   if (req.visitor) {
     const view = { organizationId: site.organizationId, siteId: site.id, siteSpaceId: place.variant.id, spaceId: space.id, pageId: entry.page.data.id, url: req.url, visitor: req.visitor, cookies: req.cookies };
     await announceView(ctx, view);
   }
-  const customization = await customizationOf(ctx, site.id);
-  const theme = themeOf(req.theme, customization.settings);
   const scripts = await siteScripts(ctx, site);
   const [markdown, languages] = await Promise.all([pageBodies(ctx, [entry.page]).then((b) => b.get(entry.page.data.id) ?? ''), blockLanguages(ctx, space)]);
-  const parts = [site.id, site.updatedAt, customization.updatedAt, space.revisionId, place.variant.id, entry.path, theme, claims, tree.sections, tree.groups, tree.siteSpaces];
+  const parts = [site.id, site.updatedAt, customization.updatedAt, space.revisionId, place.variant.id, entry.path, theme.mode, claims, tree.sections, tree.groups, tree.siteSpaces];
   const input: RenderInput = { site, base, place, content, entry, pages, claims, theme, customization: customization.settings, scripts, markdown };
 
   if (mayHoldBlocks(markdown, languages)) {
@@ -199,18 +226,18 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
     // from the render cache) and its ETag is that of what was built, so a render that changed or
     // expired is never answered 304 or served from the page cache.
     const blocks: EmbeddedBlocks = { frames: new Set() };
-    const html = await renderPublishedPage(ctx, { ...input, embed: { embed: embedBlocks(ctx, space, languages, theme, blocks), embedded: blocks } });
-    const policy = pagePolicy(scripts, blocks.frames.size ? { 'frame-src': [...blocks.frames], 'script-src': [`${base}/${WEBFRAME_HOST_PATH}`] } : {});
+    const html = await renderPublishedPage(ctx, { ...input, embed: { embed: embedBlocks(ctx, space, languages, renderTheme(theme.mode), blocks), embedded: blocks } });
+    const policy = policyOf(base, scripts, blocks.frames.size ? { 'frame-src': [...blocks.frames], 'script-src': [`${base}/${WEBFRAME_HOST_PATH}`] } : {});
     const etag = `"${createHash('sha1').update(JSON.stringify([...parts, policy])).update(html).digest('base64url')}"`;
-    if (req.ifNoneMatch === etag) return { kind: 'not-modified', etag };
+    if (req.ifNoneMatch === etag) return { kind: 'not-modified', etag, cookies };
     return { kind: 'html', status: 200, html, etag, cookies, private: restricted, policy };
   }
 
-  const policy = pagePolicy(scripts);
+  const policy = policyOf(base, scripts);
   const etag = `"${createHash('sha1')
     .update(JSON.stringify([...parts, policy]))
     .digest('base64url')}"`;
-  if (req.ifNoneMatch === etag) return { kind: 'not-modified', etag };
+  if (req.ifNoneMatch === etag) return { kind: 'not-modified', etag, cookies };
   const cached = rendered.get(etag);
   if (cached) return { kind: 'html', status: 200, html: cached, etag, cookies, private: restricted, policy };
 
@@ -220,13 +247,22 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   return { kind: 'html', status: 200, html, etag, cookies, private: restricted, policy };
 }
 
+const NOT_FOUND = { title: 'Page not found', message: 'This page does not exist, or you cannot see it.' };
+
+/** A page's policy: its integrations' scripts, the reader's script by URL, and what `extra` adds (its blocks' frames). */
+function policyOf(base: string, scripts: SiteScript[], extra: Directives = {}): string {
+  return pagePolicy(scripts, { ...extra, 'script-src': [...(extra['script-src'] ?? []), `${base}/${READER_SCRIPT_PATH}`] });
+}
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})/m;
+/** The start of an explicit block tag (`{% @integration/block %}`); hints (`{% hint %}`) are not blocks. */
+const BLOCK_TAG = /\{%\s*@/;
 
 /**
  * Whether a body may hold an integration block: an explicit tag, or a fence when the space has
  * integrations with block languages. Other pages keep the page cache.
  */
-const mayHoldBlocks = (markdown: string, languages: BlockLanguages) => markdown.includes('{%') || (languages.size > 0 && FENCE.test(markdown));
+const mayHoldBlocks = (markdown: string, languages: BlockLanguages) => BLOCK_TAG.test(markdown) || (languages.size > 0 && FENCE.test(markdown));
 
 /** Search results within the variant the reader is in: pages they could open, none marked noIndex. */
 async function renderSearch(ctx: RequestContext, input: Omit<RenderInput, 'entry'>, query: string): Promise<string> {
@@ -252,38 +288,7 @@ async function renderSearch(ctx: RequestContext, input: Omit<RenderInput, 'entry
   }
   const first = input.pages[0] && content.tree.byId.get(input.pages[0].data.id);
   if (!first) return renderMessage('Search', 'This site has no pages yet.', input.base);
-  const page = await renderPublishedPage(ctx, { ...input, entry: first });
-  const title = `Search: ${query}`;
-  return page
-    .replace(/<article>[\s\S]*<\/article>/, `<article><h1>${esc(title)}</h1>${body}</article>`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${esc(title)}</title>`);
-}
-
-/** The theme asked for (`?theme=`), else the customization's default, else light. */
-function themeOf(asked: string | undefined, customization: Record<string, unknown>): 'light' | 'dark' {
-  if (asked === 'dark' || asked === 'light') return asked;
-  return (customization.themes as { default?: string } | undefined)?.default === 'dark' ? 'dark' : 'light';
-}
-
-type ContentLink = { title: string; to: { kind: string; url?: string; page?: string } | null; condition?: string };
-
-/** The customization's logo, favicon, header links and footer; links to pages of this content resolve to them. */
-function chromeOf(customization: Record<string, unknown>, theme: 'light' | 'dark', claims: Claims, pageHref: (pageId: string) => string | null): Chrome {
-  const header = (customization.header ?? {}) as { logo?: Record<string, string>; links?: ContentLink[] };
-  const footer = (customization.footer ?? {}) as { groups?: { title: string; links: ContentLink[] }[]; copyright?: string };
-  const favicon = (customization.favicon ?? {}) as { icon?: Record<string, string>; emoji?: string };
-  const href = (link: ContentLink) => (link.to?.kind === 'url' ? (link.to.url ?? null) : link.to?.kind === 'page' && link.to.page ? pageHref(link.to.page) : null);
-  const links = (list: ContentLink[] | undefined) =>
-    (list ?? []).filter((l) => conditionHolds(l.condition ?? null, claims)).flatMap((l) => (href(l) ? [{ title: l.title, href: href(l)! }] : []));
-  const emoji = favicon.emoji ? String.fromCodePoint(...favicon.emoji.split('-').map((h) => parseInt(h, 16)).filter((n) => Number.isFinite(n))) : undefined;
-  return {
-    logo: header.logo?.[theme],
-    favicon: favicon.icon?.[theme],
-    faviconEmoji: emoji,
-    headerLinks: links(header.links),
-    footer: (footer.groups ?? []).map((g) => ({ title: g.title, links: links(g.links) })),
-    copyright: footer.copyright,
-  };
+  return renderPublishedPage(ctx, { ...input, entry: first, article: { title: `Search: ${query}`, html: body } });
 }
 
 interface RenderInput {
@@ -294,32 +299,41 @@ interface RenderInput {
   content: SpaceContent;
   entry: PageEntry;
   pages: TreePage[];
-  theme: 'light' | 'dark';
+  theme: Theme;
   customization: Record<string, unknown>;
   scripts: SiteScript[];
   /** The page's body, when already read. */
   markdown?: string;
   /** Puts the page's integration blocks in, rendered, and says what they brought. */
   embed?: { embed: Embed; embedded: EmbeddedBlocks };
+  /** What the page shows instead of `entry` (search results, not found): the site around it stays, no page is current. */
+  article?: { title: string; html: string };
 }
 
-async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, claims, theme, customization, scripts, markdown, embed }: RenderInput): Promise<string> {
+async function renderPublishedPage(ctx: RequestContext, { site, base, place, content, entry, pages, claims, theme, customization, scripts, markdown, embed, article }: RenderInput): Promise<string> {
   const root = place.prefix ? `${base}/${place.prefix}` : base;
   const pageHref = (e: PageEntry) => `${root}/${e.path}`;
+  const d = entry.page.data;
+  const layout = article ? undefined : d.layout;
+  const showTitle = layout?.title ?? true;
   const resolve = linkResolver(ctx, content, entry);
-  const body = markdown ?? (await pageBodies(ctx, [entry.page])).get(entry.page.data.id) ?? '';
-  const { html, headings } = await markdownToHtml(
-    body,
-    (href) => {
-      const found = resolve(href);
-      if (found.ref.kind === 'page') return pageHref(content.tree.byId.get(found.ref.page)!);
-      if (found.ref.kind === 'anchor' && found.ref.page) return `${pageHref(content.tree.byId.get(found.ref.page)!)}#${found.ref.anchor}`;
-      if (found.ref.kind === 'file') return `${root}/~files/${found.ref.file}`;
-      return null;
-    },
-    embed?.embed,
-  );
+  const body = article ? '' : (markdown ?? (await pageBodies(ctx, [entry.page])).get(entry.page.data.id) ?? '');
+  const { html, headings } = article
+    ? { html: article.html, headings: [] }
+    : await markdownToHtml(
+        body,
+        (href) => {
+          const found = resolve(href);
+          if (found.ref.kind === 'page') return pageHref(content.tree.byId.get(found.ref.page)!);
+          if (found.ref.kind === 'anchor' && found.ref.page) return `${pageHref(content.tree.byId.get(found.ref.page)!)}#${found.ref.anchor}`;
+          if (found.ref.kind === 'file') return `${root}/~files/${found.ref.file}`;
+          return null;
+        },
+        embed?.embed,
+        showTitle ? d.title : undefined,
+      );
 
+  const current = article ? null : entry.page.data.id;
   const sidebarOf = (list: readonly TreePage[]): SidebarItem[] =>
     list
       .filter((p) => !p.data.hidden && p.data.type !== 'computed')
@@ -328,74 +342,51 @@ async function renderPublishedPage(ctx: RequestContext, { site, base, place, con
         const children = sidebarOf(p.children);
         if (p.data.type === 'group') return { kind: 'group', title: p.data.title, children };
         if (p.data.type === 'link') return { kind: 'link', title: p.data.title, href: p.data.target?.kind === 'url' ? p.data.target.url : '#', children };
-        return { kind: 'page', title: p.data.title, href: pageHref(e), active: p.data.id === entry.page.data.id, children };
+        return { kind: 'page', title: p.data.title, href: pageHref(e), active: p.data.id === current, children };
       });
   const navigable = pages.filter((p) => !p.data.hidden);
-  const at = navigable.findIndex((p) => p.data.id === entry.page.data.id);
+  const at = navigable.findIndex((p) => p.data.id === current);
   const link = (p: TreePage | undefined): NavLink | undefined => (p ? { title: p.data.title, href: pageHref(content.tree.byId.get(p.data.id)!) } : undefined);
-  const layout = entry.page.data.layout;
   const defaultSection = place.sections.find((s) => s.id === site.defaultSiteSectionId) ?? place.sections[0];
-  const tabs = place.sections.map((s) => ({ title: s.title, href: s.id === defaultSection?.id ? base : `${base}/${s.path}`, active: s.id === place.section?.id }));
+  const sectionTab = (s: SiteSectionRow): NavLink => ({ title: s.title, href: s.id === defaultSection?.id ? base : `${base}/${s.path}`, active: s.id === place.section?.id });
+  const tabs = place.top.map((item): Tab =>
+    item.kind === 'section' ? sectionTab(item.row) : { title: item.title, active: item.sections.some((s) => s.id === place.section?.id), sections: item.sections.map(sectionTab) },
+  );
   const sectionRoot = place.section && place.section.id !== defaultSection?.id ? `${base}/${place.section.path}` : base;
   const defaultVariant = place.variants.find((v) => v.id === (place.section ? place.section.defaultSiteSpaceId : site.defaultSiteSpaceId)) ?? place.variants[0];
   const titles = new Map<string, string>();
   for (const v of place.variants) titles.set(v.id, (await spaceById(ctx).load(v.spaceId))?.title ?? v.path);
   const variants = place.variants.map((v) => ({ title: titles.get(v.id)!, href: v.id === defaultVariant.id ? sectionRoot : `${sectionRoot}/${v.path}`, active: v.id === place.variant.id }));
-  const styling = (customization.styling ?? {}) as { primaryColor?: { light?: string; dark?: string } };
-  const d = entry.page.data;
   return renderPage({
     siteTitle: typeof customization.title === 'string' ? customization.title : site.title,
-    chrome: chromeOf(customization, theme, claims, (pageId) => {
+    chrome: chromeOf(customization, theme.mode, claims, base, (pageId) => {
       const target = content.tree.byId.get(pageId);
       return target ? pageHref(target) : null;
     }),
     homeHref: base,
-    theme,
+    theme: theme.mode,
+    themeToggle: theme.toggle,
     selfHref: pageHref(entry),
     searchHref: `${root}/~search`,
-    canonical: site.visibility === 'public' ? pageHref(entry) : null,
-    noRobots: site.visibility !== 'public' || Boolean(d.noRobotsIndex || d.noIndex),
-    primaryColor: styling.primaryColor?.[theme] ?? '#346DDB',
+    canonical: site.visibility === 'public' && !article ? pageHref(entry) : null,
+    noRobots: site.visibility !== 'public' || Boolean(article || d.noRobotsIndex || d.noIndex),
+    primaryColor: accentOf(customization),
     tabs,
     variants,
     sidebar: sidebarOf(content.tree.pages),
     page: {
-      title: d.title,
-      description: d.description,
+      title: article?.title ?? d.title,
+      description: article ? undefined : d.description,
       html,
       headings,
-      showTitle: layout?.title ?? true,
+      showTitle,
       showDescription: layout?.description ?? true,
       showOutline: layout?.outline ?? true,
       showSidebar: layout?.tableOfContents ?? true,
+      updatedAt: article ? undefined : d.updatedAt,
     },
-    ...((layout?.pagination ?? true) ? { previous: link(navigable[at - 1]), next: link(navigable[at + 1]) } : {}),
+    ...(!article && (layout?.pagination ?? true) ? { previous: link(navigable[at - 1]), next: link(navigable[at + 1]) } : {}),
     scripts: scripts.map((s) => s.inline),
-    scriptUrls: embed?.embedded.frames.size ? [`${base}/${WEBFRAME_HOST_PATH}`] : [],
+    scriptUrls: [`${base}/${READER_SCRIPT_PATH}`, ...(embed?.embedded.frames.size ? [`${base}/${WEBFRAME_HOST_PATH}`] : [])],
   });
-}
-
-/** Every page a crawler may index: public sections and variants without conditions, pages neither hidden nor noIndex. */
-async function sitemap(ctx: RequestContext, site: SiteRow, tree: SiteTree, base: string): Promise<string> {
-  const urls: string[] = [];
-  const items = tree.sections.length ? topLevel(tree).flatMap((i) => (i.kind === 'section' ? [i.row] : tree.sections.filter((s) => s.groupId === i.row.id))) : [null];
-  const defaultSection = tree.sections.find((s) => s.id === site.defaultSiteSectionId) ?? sectionsInOrder(tree)[0];
-  for (const section of items) {
-    if (section?.condition) continue;
-    const variants = spacesOf(tree, section?.id ?? null);
-    const defaultId = section ? section.defaultSiteSpaceId : site.defaultSiteSpaceId;
-    for (const variant of variants) {
-      if (variant.condition) continue;
-      const space = await spaceById(ctx).load(variant.spaceId);
-      if (!space || space.deletedAt) continue;
-      const content = await withComputedPages(ctx, await contentAt(ctx, space, space.revisionId));
-      const prefix = [section && section.id !== defaultSection?.id ? section.path : null, variant.id === defaultId ? null : variant.path].filter(Boolean).join('/');
-      for (const page of documents(content)) {
-        if (page.data.hidden || page.data.noIndex) continue;
-        urls.push(`${prefix ? `${base}/${prefix}` : base}/${content.tree.byId.get(page.data.id)!.path}`);
-      }
-    }
-  }
-  const esc = (u: string) => u.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.map((u) => `  <url><loc>${esc(u)}</loc></url>`).join('\n')}\n</urlset>\n`;
 }

@@ -111,8 +111,11 @@ export async function servePublishedHost(ctx: RequestContext, request: Request, 
 
 function respond(answer: PublishedAnswer): Response {
   switch (answer.kind) {
-    case 'not-modified':
-      return new Response(null, { status: 304, headers: { etag: answer.etag } });
+    case 'not-modified': {
+      const headers = new Headers({ etag: answer.etag, vary: 'Cookie' });
+      for (const c of answer.cookies ?? []) headers.append('set-cookie', c);
+      return new Response(null, { status: 304, headers });
+    }
     case 'redirect':
       return new Response(null, { status: 302, headers: { location: answer.location, 'cache-control': 'no-store' } });
     case 'text':
@@ -131,6 +134,8 @@ function respond(answer: PublishedAnswer): Response {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': answer.private ? 'private, no-cache' : 'public, no-cache',
         'content-security-policy': answer.policy ?? pagePolicy(),
+        // The reader's theme (a cookie) changes the page.
+        vary: 'Cookie',
       });
       if (answer.etag) headers.set('etag', answer.etag);
       for (const c of answer.cookies) headers.append('set-cookie', c);

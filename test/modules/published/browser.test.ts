@@ -4,13 +4,13 @@ import { SignJWT } from 'jose';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty, type DemoData } from '../../../src/app/seed';
+import { CHROMIUM, openTab } from '../../support/browser';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../../support/clients';
 
 /**
  * The demo's published sites in a real browser (Debian's Chromium, driven by playwright-core),
  * over real HTTP: the browser resolves the test origin's host to the server this file starts.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available && process.env.QUIRE_REQUIRE_BROWSER) throw new Error(`Chromium is required here (${CHROMIUM}): apt-get install chromium`);
 const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
@@ -66,7 +66,7 @@ describe.skipIf(!available)('published sites in a browser', () => {
     await page.locator('.pager a[rel=next]').click();
     expect(await page.locator('article h1').first().textContent()).toBe('Authentication');
 
-    await page.locator('header a.theme').click();
+    await page.locator('header .theme a', { hasText: 'Dark' }).click();
     await page.waitForURL(/theme=dark/);
     expect(await page.locator('html').getAttribute('class')).toBe('dark');
     await page.goto(`${docs.urls.published}?theme=dark`);
@@ -146,5 +146,132 @@ describe.skipIf(!available)('published sites in a browser', () => {
     } finally {
       await api('PATCH', `${base}/sections/${apiSection.id}`, { condition: null });
     }
+  });
+
+  /** The boxes of what a reader sees, and whether the page scrolls sideways. */
+  const boxes = (page: Page) =>
+    page.evaluate(() => {
+      const box = (selector: string) => {
+        const el = document.querySelector(selector);
+        // Inside a closed <details> an element still has a box when asked: only what is rendered counts.
+        const r = el?.checkVisibility() ? el.getBoundingClientRect() : null;
+        return r && r.width > 0 && r.height > 0 ? { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width) } : null;
+      };
+      return { article: box('article')!, sidebarLink: box('aside a'), outline: box('.outline nav a'), outlineTitle: box('.outline summary'), menu: box('.pages summary'), sideways: document.documentElement.scrollWidth > window.innerWidth };
+    });
+
+  it('fits a phone, a tablet and a desktop: a wide text column, the sidebar behind a menu on phones, the outline above the text below 1024 px', async () => {
+    const { docs } = await sites();
+    const seen: Record<number, Awaited<ReturnType<typeof boxes>>> = {};
+    for (const width of [390, 800, 1280]) {
+      const { context, page, problems } = await openTab(browser, width);
+      await page.goto(`${docs.urls.published}/install`);
+      seen[width] = await boxes(page);
+      expect(seen[width].sideways, `${width} px scrolls sideways`).toBe(false);
+      if (width === 390) {
+        expect(seen[width].sidebarLink).toBeNull();
+        expect(seen[width].outline).toBeNull();
+        await page.locator('.pages summary', { hasText: 'Menu' }).click();
+        await page.locator('aside a', { hasText: 'Configuration' }).click();
+        await page.waitForURL(/configuration$/);
+        expect(await page.locator('article table th').first().textContent()).toBe('Setting');
+        expect((await boxes(page)).sideways, 'the wide table scrolls inside itself').toBe(false);
+        await page.goBack();
+        await page.locator('.outline summary').click();
+        await page.locator('.outline nav a', { hasText: 'Start' }).click();
+        await page.waitForURL(/#start$/);
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+    const [phone, tablet, desktop] = [seen[390]!, seen[800]!, seen[1280]!];
+    expect(phone.article.width).toBeGreaterThanOrEqual(340);
+    expect(phone.menu).not.toBeNull();
+    expect(tablet.menu).toBeNull();
+    expect(tablet.sidebarLink!.x).toBeLessThan(tablet.article.x);
+    expect(tablet.article.width).toBeGreaterThanOrEqual(450);
+    // The tablet has no outline column: "On this page" sits folded above the text, in its column.
+    expect(tablet.outline).toBeNull();
+    expect([tablet.outlineTitle!.y < tablet.article.y, tablet.outlineTitle!.x >= tablet.article.x]).toEqual([true, true]);
+    expect(desktop.outline!.x).toBeGreaterThan(desktop.article.x + desktop.article.width);
+    expect(desktop.article.width).toBeGreaterThanOrEqual(600);
+  });
+
+  it("follows the system's dark theme, and keeps the reader's light choice on the next page, the search page and a missing page", async () => {
+    const { docs } = await sites();
+    const { context, page, problems } = await openTab(browser, 1280, { colorScheme: 'dark' });
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.goto(docs.urls.published);
+    expect(await background()).toBe('rgb(18, 19, 22)');
+    await page.locator('header .theme a', { hasText: 'Light' }).click();
+    await page.waitForURL(/theme=light/);
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.locator('aside a', { hasText: 'Install' }).click();
+    await page.waitForURL(/install$/);
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await page.locator('header input[name=q]').fill('revisions');
+    await page.locator('header input[name=q]').press('Enter');
+    await page.waitForURL(/~search\?q=revisions/);
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    const missing = await page.goto(`${docs.urls.published}/no-such-page`);
+    expect(missing?.status()).toBe(404);
+    expect([await background(), await page.locator('article h1').textContent(), await page.locator('header nav a').first().textContent()]).toEqual(['rgb(255, 255, 255)', 'Page not found', 'Guides']);
+    await page.locator('header .theme a', { hasText: 'Auto' }).click();
+    expect(await background()).toBe('rgb(18, 19, 22)');
+    // The one complaint is the 404 itself, which Chromium logs for the missing page.
+    expect(problems).toEqual(['Failed to load resource: the server responded with a status of 404 ()']);
+    await context.close();
+  });
+
+  it('copies a code block with its button, focuses the search box with / and Ctrl-K, and shows hints as callouts', async () => {
+    const { docs } = await sites();
+    const { context, page, problems } = await openTab(browser, 1280);
+    await page.goto(`${docs.urls.published}/install`);
+    expect(await page.locator('article h1').count()).toBe(1);
+    expect(await page.locator('.hint.hint-info').textContent()).toContain('The first start creates this demo.');
+    await page.locator('article pre').hover();
+    await page.locator('article pre .copy').click();
+    expect(await page.locator('article pre .copy').textContent()).toBe('Copied');
+    const search = page.locator('header input[name=q]');
+    await page.locator('article p').first().click();
+    await page.keyboard.press('/');
+    expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Control+V');
+    expect(await search.inputValue()).toBe('npm install && npm start');
+    await page.locator('article p').first().click();
+    await page.keyboard.press('Control+K');
+    expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.locator('.updated time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("opens a section group's menu from its tab and follows one of its sections", async () => {
+    // A site of its own, so the demo's tabs stay as the tests above expect them.
+    const { items: spaces } = (await api('GET', `/v1/orgs/${demo.organizationId}/spaces`)).body;
+    const guide = spaces.find((s: any) => s.title === 'Getting started');
+    const reference = spaces.find((s: any) => s.title === 'API reference');
+    const site = (await api('POST', `/v1/orgs/${demo.organizationId}/sites`, { title: 'Grouped' })).body;
+    const base = `/v1/orgs/${demo.organizationId}/sites/${site.id}`;
+    const first = (await api('POST', `${base}/sections`, { spaceId: guide.id, title: 'Guides' })).body;
+    const second = (await api('POST', `${base}/sections`, { spaceId: reference.id, title: 'Reference' })).body;
+    expect((await api('POST', `${base}/section-groups`, { title: 'Developers', sections: [first.id, second.id] })).status).toBe(201);
+    await api('POST', `${base}/publish`);
+    const url = (await api('GET', base)).body.urls.published;
+    const { context, page, problems } = await openTab(browser, 390);
+    await page.goto(url);
+    const menu = page.locator('.tabmenu a', { hasText: 'Reference' });
+    expect(await menu.isVisible()).toBe(false);
+    await page.locator('.tabgroup summary', { hasText: 'Developers' }).click();
+    await menu.click();
+    await page.waitForURL(/reference$/);
+    expect(await page.locator('article h1').first().textContent()).toBe('Overview');
+    expect(await page.locator('.tabgroup summary.active').textContent()).toBe('Developers');
+    // The menu closes on a click elsewhere (the reader's script).
+    await page.locator('.tabgroup summary').click();
+    await page.locator('article h1').click();
+    expect(await page.locator('.tabgroup[open]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });

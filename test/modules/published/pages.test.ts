@@ -41,9 +41,9 @@ describe('published pages', () => {
     expect(home.text).toMatch(/<h2 id="details">Details<\/h2>/);
     expect(home.text).toContain('class="hljs-keyword"');
     expect(home.text).toMatch(/On this page.*href="#details"/s);
-    expect(home.text).toMatch(/rel="next" href="[^"]*\/guide">Guide/);
+    expect(home.text).toMatch(/rel="next" href="[^"]*\/guide"><small>Next<\/small>Guide/);
     const guide = await get(`${url}/guide`);
-    expect(guide.text).toMatch(/rel="prev"[^>]*>← Welcome/);
+    expect(guide.text).toMatch(/rel="prev"[^>]*><small>Previous<\/small>← Welcome/);
     expect((await get(`${url}/nowhere`)).status).toBe(404);
     expect((await get(`${url}/nowhere`)).text).toContain('Page not found');
   });
@@ -144,11 +144,13 @@ describe('published pages', () => {
     expect((await api('PUT', `${sitesPath()}/${site.id}/customization`, changed)).status).toBe(200);
     const home = await get(url);
     expect(home.text).toContain('Branded docs');
+    // Following the system's theme, the page carries both colours; the stylesheet picks one.
     expect(home.text).toContain('--accent:#ff0000');
-    expect((await get(`${url}?theme=dark`)).text).toContain('--accent:#00ff00');
+    expect(home.text).toContain('--accent:#00ff00');
     const branded = {
       ...changed,
-      themes: { default: 'dark', toggeable: true },
+      // No switch: the site's default theme is the only one.
+      themes: { default: 'dark', toggeable: false },
       favicon: { emoji: '1f680' },
       header: { ...current.header, logo: { light: 'https://cdn.example.com/logo-light.png', dark: 'https://cdn.example.com/logo-dark.png' }, links: [{ title: 'Status', to: { kind: 'url', url: 'https://status.example.com' }, links: [] }] },
       footer: { groups: [{ title: 'Company', links: [{ title: 'Careers', to: { kind: 'url', url: 'https://example.com/careers' } }] }], copyright: '© Example' },
@@ -156,15 +158,106 @@ describe('published pages', () => {
     expect((await api('PUT', `${sitesPath()}/${site.id}/customization`, branded)).status).toBe(200);
     const dressed = await get(url);
     expect(dressed.text).toContain('class="dark"');
+    expect(dressed.text).not.toContain('aria-label="Theme"');
     expect(dressed.text).toContain('src="https://cdn.example.com/logo-dark.png"');
+    expect(dressed.text).not.toContain('logo-light.png');
     expect(dressed.text).toMatch(/<nav class="links"[^>]*><a href="https:\/\/status.example.com">Status<\/a>/);
     expect(dressed.text).toContain('<a href="https://example.com/careers">Careers</a>');
     expect(dressed.text).toContain('© Example');
     expect(dressed.text).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
-    expect((await get(`${url}?theme=light`)).text).toContain('logo-light.png');
+    expect((await get(`${url}?theme=light`)).text).not.toContain('logo-light.png');
+    await api('PUT', `${sitesPath()}/${site.id}/customization`, { ...branded, themes: { default: 'dark', toggeable: true } });
+    const both = await get(url);
+    expect(both.text).not.toContain('class="dark"');
+    expect(both.text).toMatch(/class="logo logo-light" src="https:\/\/cdn.example.com\/logo-light.png".*class="logo logo-dark"/);
+    expect((await get(`${url}?theme=light`)).text).not.toContain('logo-dark.png');
     const bad = await api('PUT', `${sitesPath()}/${site.id}/customization`, { ...current, styling: { ...current.styling, corners: 'wobbly' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/corners/);
+  });
+
+  it("keeps the reader's theme in a cookie on the site's path, follows the system without one, and forgets it on Auto", async () => {
+    const { url } = await publishedSite();
+    const system = await get(url);
+    expect(system.text).toMatch(/<html lang="en">/);
+    expect(system.text).toContain('<meta name="color-scheme" content="light dark">');
+    expect(system.headers.get('vary')).toMatch(/Cookie/);
+    const chosen = await get(`${url}?theme=dark`);
+    expect(chosen.text).toContain('<html lang="en" class="dark">');
+    const setCookie = chosen.headers.get('set-cookie')!;
+    expect(setCookie).toBe(`quire_theme=dark; Path=${new URL(url).pathname}; SameSite=Lax; Max-Age=31536000`);
+    const cookie = setCookie.split(';')[0];
+    expect((await get(`${url}/guide`, { cookie })).text).toContain('class="dark"');
+    expect((await get(`${url}/~search?q=guide`, { cookie })).text).toContain('class="dark"');
+    expect((await get(`${url}/nowhere`, { cookie })).text).toContain('class="dark"');
+    // A 304 for a page built in another theme is not possible: the theme is part of the ETag.
+    const etag = system.headers.get('etag')!;
+    expect((await get(url, { cookie, 'if-none-match': etag })).status).toBe(200);
+    const auto = await get(`${url}/guide?theme=system`, { cookie });
+    expect(auto.headers.get('set-cookie')).toMatch(/^quire_theme=; .*Max-Age=0/);
+    expect(auto.text).not.toContain('class="dark"');
+  });
+
+  it('leaves out a first H1 that repeats the title, shows no outline without subheadings, renders hints and the last update', async () => {
+    const { url } = await publishedSite('public', [
+      { title: 'Welcome', markdown: '# Welcome\n\nNo subheadings here.\n\n{% hint style="warning" %}\nMind the **gap**.\n{% endhint %}\n\n{% hint style="success" %}\n\nFirst paragraph.\n\nSecond paragraph.\n\n{% endhint %}' },
+      { title: 'Guide', markdown: '# Guide to more\n\n## Part' },
+    ]);
+    const home = (await get(url)).text;
+    expect(home.match(/<h1[ >]/g)).toHaveLength(1);
+    expect(home).toContain('<main class="nooutline">');
+    expect(home).not.toContain('On this page');
+    expect(home).toContain('<div class="hint hint-warning" role="note"><p>Mind the <strong>gap</strong>.</p></div>');
+    expect(home).toMatch(/<div class="hint hint-success" role="note">\s*<p>First paragraph.<\/p>\s*<p>Second paragraph.<\/p>\s*<\/div>/);
+    expect(home).not.toContain('{%');
+    expect(home).toMatch(/<p class="updated">Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">[A-Z][a-z]+ \d{1,2}, \d{4}<\/time><\/p>/);
+    const guide = (await get(`${url}/guide`)).text;
+    // Another H1 is the author's: it stays, and the page with a subheading has its outline.
+    expect(guide).toMatch(/<h1 id="guide-to-more">Guide to more<\/h1>/);
+    expect(guide).toMatch(/<details class="outline"><summary>On this page<\/summary>/);
+  });
+
+  it("answers favicon.ico with the site's icon, its emoji, or its letter, and allows only its own script", async () => {
+    const { url, site } = await publishedSite();
+    const letter = await get(`${url}/favicon.ico`);
+    expect(letter.status).toBe(200);
+    expect(letter.headers.get('content-type')).toBe('image/svg+xml');
+    expect(letter.text).toMatch(/<svg[^>]*>.*>R<\/text><\/svg>$/);
+    const home = await get(url);
+    expect(home.text).toContain(`<link rel="icon" type="image/svg+xml" href="${url}/favicon.ico">`);
+    expect(home.headers.get('content-security-policy')).toContain(`script-src ${url}/~quire/reader.js`);
+    expect(home.text).toContain(`<script src="${url}/~quire/reader.js"></script>`);
+    const script = await get(`${url}/~quire/reader.js`);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    const current = (await api('GET', `${sitesPath()}/${site.id}/customization`)).body;
+    await api('PUT', `${sitesPath()}/${site.id}/customization`, { ...current, favicon: { emoji: '1f680' } });
+    expect((await get(`${url}/favicon.ico`)).text).toContain('🚀');
+    await api('PUT', `${sitesPath()}/${site.id}/customization`, { ...current, favicon: { icon: { light: 'https://cdn.example.com/icon.png', dark: 'https://cdn.example.com/icon-dark.png' } } });
+    const icon = await get(`${url}/favicon.ico`);
+    expect([icon.status, icon.headers.get('location')]).toEqual([302, 'https://cdn.example.com/icon.png']);
+  });
+
+  it('shows a section group as a tab with a menu of its sections, and its missing pages inside the site', async () => {
+    const { url, site } = await publishedSite();
+    const extra = await contentBench(() => t, () => acme, [{ title: 'REST', markdown: 'The REST door.' }]);
+    const more = await contentBench(() => t, () => acme, [{ title: 'GraphQL', markdown: 'The GraphQL door.' }]);
+    const start = await contentBench(() => t, () => acme, [{ title: 'Start', markdown: 'Start here.' }]);
+    const sections = `${sitesPath()}/${site.id}/sections`;
+    await api('POST', sections, { spaceId: start.spaceId, title: 'Start' });
+    const rest = (await api('POST', sections, { spaceId: extra.spaceId, title: 'REST' })).body;
+    const graphql = (await api('POST', sections, { spaceId: more.spaceId, title: 'GraphQL' })).body;
+    const group = await api('POST', `${sitesPath()}/${site.id}/section-groups`, { title: 'APIs', sections: [rest.id, graphql.id] });
+    expect(group.status).toBe(201);
+    const page = (await get(`${url}/${rest.path}`)).text;
+    const tabs = /<nav aria-label="Sections">([\s\S]*?)<\/nav>/.exec(page)![1];
+    expect(tabs).toMatch(/^<a href="[^"]+">Start<\/a><details class="tabgroup"><summary class="active">APIs<\/summary><div class="tabmenu" role="group" aria-label="APIs">/);
+    expect(tabs).toContain(`<a href="${url}/${rest.path}" class="active" aria-current="page">REST</a><a href="${url}/${graphql.path}">GraphQL</a>`);
+    const missing = await get(`${url}/${rest.path}/nowhere`);
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('<h1>Page not found</h1>');
+    expect(missing.text).toContain('<details class="tabgroup">');
+    expect(missing.text).toMatch(/<aside aria-label="Pages">.*>REST<\/a>/s);
+    expect(missing.text).toContain('<meta name="robots" content="noindex,nofollow">');
   });
 
   it('serves a site behind its proxy by Host and path, and the sites of an organization on its own hostname', async () => {

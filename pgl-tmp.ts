@@ -1,0 +1,17 @@
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from './src/db/client';
+let t = performance.now();
+const d = await openDatabase({ migrate: true });
+console.log('open+migrate ms', Math.round(performance.now() - t));
+const client = (d as any).client ?? (d as any).pglite;
+console.log(Object.keys(d));
+await d.close();
+t = performance.now();
+const p = new PGlite(); await p.query('select 1');
+console.log('bare pglite ms', Math.round(performance.now() - t));
+t = performance.now();
+const blob = await p.dumpDataDir('none');
+console.log('dump ms', Math.round(performance.now() - t), blob.size);
+t = performance.now();
+const q = new PGlite({ loadDataDir: blob }); await q.query('select 1');
+console.log('load ms', Math.round(performance.now() - t));
