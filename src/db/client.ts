@@ -72,6 +72,8 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** Times every statement of the app's queries (PostgreSQL only: PGlite answers in process). */
   onStatement?: StatementTimer;
+  /** Told when each step of opening ends ('database open', 'migrations'), for the start-up timings. */
+  onPhase?: (phase: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -97,6 +99,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const single = postgres(options.directUrl ?? options.url, { max: 1, onnotice: () => {}, connect_timeout: connectTimeout });
       try {
         await single`select pg_advisory_lock(7212021)`;
+        options.onPhase?.('database open');
         await migrate(drizzlePostgres(single, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
       } catch (error) {
         await closeAll(0);
@@ -104,6 +107,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       } finally {
         await single.end({ timeout: 5 });
       }
+      options.onPhase?.('migrations');
     }
     const listen: Database['listen'] = async (channel, onMessage, onResubscribe) => {
       let subscribed = false;
@@ -125,9 +129,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const db = drizzlePglite(client, { casing: CASING, logger }) as unknown as Db;
   try {
     await client.waitReady;
+    options.onPhase?.('database open');
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzlePglite(client, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
+      options.onPhase?.('migrations');
     }
   } catch (error) {
     await client.close().catch(() => {});
