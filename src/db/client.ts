@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm
 import type { PGlite } from '@electric-sql/pglite';
 import type { Options, Sql } from 'postgres';
 import { lockDataDir } from './data-dir-lock';
+import { copyPgliteTemplate, isNewDataDir, pgliteTemplatePath, savePgliteTemplate } from './pglite-template';
 import { CASING } from './dialect';
 import { preparedSql } from './prepared-sql';
 import { timedSql, type StatementTimer } from './timed-sql';
@@ -125,6 +126,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
+  // A new folder starts as a copy of one made and migrated before (./pglite-template.ts).
+  const template = options.dataDir && options.migrate && isNewDataDir(options.dataDir) ? pgliteTemplatePath(MIGRATIONS_FOLDER) : undefined;
+  const fromTemplate = template !== undefined && copyPgliteTemplate(template, options.dataDir!);
   const client = new PGlite(options.dataDir);
   const db = drizzlePglite(client, { casing: CASING, logger }) as unknown as Db;
   try {
@@ -134,6 +138,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzlePglite(client, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
       options.onPhase?.('migrations');
+    }
+    if (template && !fromTemplate) {
+      await client.query('checkpoint');
+      savePgliteTemplate(template, options.dataDir!);
+      options.onPhase?.('template saved');
     }
   } catch (error) {
     await client.close().catch(() => {});
