@@ -29,7 +29,7 @@ interface Run {
   phases: Record<string, number>;
 }
 
-const START_DEADLINE_MS = 300_000;
+const START_DEADLINE_MS = 900_000;
 
 function options() {
   const args = process.argv.slice(2);
