@@ -20,6 +20,7 @@ import { exitOnSignals } from './app/shutdown';
 import { closeIntegrationRuntime, configureIntegrationRuntime } from './runtime/deliver';
 import { loadPersistedOperations } from './graphql/persisted';
 import { schema } from './app/schema';
+import { StartupPhases } from './app/startup-phases';
 
 /**
  * Settings, then the port (so a busy port fails before anything is written), then the database,
@@ -31,6 +32,8 @@ async function start() {
   const persisted = config.persistedOperations && loadPersistedOperations(config.persistedOperations.file, schema, config.persistedOperations.only);
   const log = createLogger({ level: config.logLevel });
   setProcessLog(log);
+  const phases = new StartupPhases(log);
+  phases.mark('modules and settings');
   const metrics = createMetrics();
   const statements = new StatementCounter();
   metrics.countStatements(statements);
@@ -46,7 +49,7 @@ async function start() {
   };
   const gate = appWhenReady();
   const observed = observe(withDeadline(gate.app, requestTimeoutMs()), { log, metrics, metricsAccess: config.metrics, readiness, https: config.publicUrl.startsWith('https://') });
-  const { port, stop } = await listen(observed, config.port, undefined, serverTimeouts(config));
+  const { port, stop } = await phases.run('listen', () => listen(observed, config.port, undefined, serverTimeouts(config)));
   // Steps run last registered first: until the rest has started, stopping the server is the only step.
   let stopping: Promise<void> | undefined;
   const httpServer = { name: 'http server', run: () => (stopping ??= stop(config.shutdownTimeoutMs * 0.8)) };
@@ -60,6 +63,7 @@ async function start() {
     migrate: true,
     counter: statements,
     onStatement: metrics.timeStatement,
+    onPhase: (phase) => phases.mark(phase),
   });
   shutdown.add({ name: 'database pool', run: () => database.close() });
   const reads = config.databaseReadUrl
@@ -73,8 +77,8 @@ async function start() {
       })
     : undefined;
   if (reads) shutdown.add({ name: 'replica pool', run: () => reads.close() });
-  const demo = await seedDemoIfEmpty(database.db);
-  const { sessions, stop: stopSessions } = await startSessionCache(database);
+  const demo = await phases.run('seed', () => seedDemoIfEmpty(database.db));
+  const { sessions, stop: stopSessions } = await phases.run('session cache', () => startSessionCache(database));
   shutdown.add({ name: 'session cache', run: () => stopSessions() });
   // One LISTEN per channel for every subscription this instance serves.
   const notifications = new NotificationHub(database.listen);
@@ -83,16 +87,16 @@ async function start() {
   // jobs; the command line never starts the queue.
   // Integration scripts run in workerd processes started on first use; stopped after the queue.
   const runtime = Object.fromEntries(Object.entries(config.integrationRuntime ?? {}).filter(([, v]) => v !== undefined));
-  await configureIntegrationRuntime({ ...runtime, allowHosts: config.fetchAllowHosts ?? [], apiBaseUrl: config.publicUrl });
+  await phases.run('integration runtime', () => configureIntegrationRuntime({ ...runtime, allowHosts: config.fetchAllowHosts ?? [], apiBaseUrl: config.publicUrl }));
   shutdown.add({ name: 'integration runtime', run: () => closeIntegrationRuntime() });
-  const jobs = await JobQueue.start({ database, now: services.now, config, jobs: JOBS, tasks: TASKS });
+  const jobs = await phases.run('job queue', () => JobQueue.start({ database, now: services.now, config, jobs: JOBS, tasks: TASKS }));
   shutdown.add({ name: 'job queue', run: () => jobs.stop(config.shutdownTimeoutMs * 0.1) });
   metrics.watchJobs(jobs);
   // The server stops first, finishing what it accepted, before the queue, the sessions and the pool.
   shutdown.add(httpServer);
   started.readiness = createReadiness({ database, jobs, replica: reads });
   started.readiness.draining = readiness.draining;
-  gate.ready(createApp({ ...services, jobs }, { graphqlPlugins: [metrics.graphqlPlugin()], reads, persisted }));
+  gate.ready(await phases.run('app build', () => createApp({ ...services, jobs }, { graphqlPlugins: [metrics.graphqlPlugin()], reads, persisted })));
   return { config, log, port, demo, persisted };
 }
 

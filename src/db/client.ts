@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm
 import type { PGlite } from '@electric-sql/pglite';
 import type { Options, Sql } from 'postgres';
 import { lockDataDir } from './data-dir-lock';
+import { copyPgliteTemplate, isNewDataDir, pgliteTemplatePath, savePgliteTemplate } from './pglite-template';
 import { CASING } from './dialect';
 import { preparedSql } from './prepared-sql';
 import { timedSql, type StatementTimer } from './timed-sql';
@@ -77,6 +78,8 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
   /** Times every statement of the app's queries (PostgreSQL only: PGlite answers in process). */
   onStatement?: StatementTimer;
+  /** Told when each step of opening ends ('database open', 'migrations'), for the start-up timings. */
+  onPhase?: (phase: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -102,6 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const single = postgres(options.directUrl ?? options.url, { max: 1, onnotice: () => {}, connect_timeout: connectTimeout });
       try {
         await single`select pg_advisory_lock(7212021)`;
+        options.onPhase?.('database open');
         await migrate(drizzlePostgres(single, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
       } catch (error) {
         await closeAll(0);
@@ -109,6 +113,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       } finally {
         await single.end({ timeout: 5 });
       }
+      options.onPhase?.('migrations');
     }
     const listen: Database['listen'] = async (channel, onMessage, onResubscribe) => {
       let subscribed = false;
@@ -126,13 +131,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
+  // A new folder starts as a copy of one made and migrated before (./pglite-template.ts).
+  const template = options.dataDir && options.migrate && isNewDataDir(options.dataDir) ? pgliteTemplatePath(MIGRATIONS_FOLDER) : undefined;
+  const fromTemplate = template !== undefined && copyPgliteTemplate(template, options.dataDir!);
   const client = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
   const db = drizzlePglite(client, { casing: CASING, logger }) as unknown as Db;
   try {
     await client.waitReady;
+    options.onPhase?.('database open');
     if (options.migrate) {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzlePglite(client, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
+      options.onPhase?.('migrations');
+    }
+    if (template && !fromTemplate) {
+      await client.query('checkpoint');
+      savePgliteTemplate(template, options.dataDir!);
+      options.onPhase?.('template saved');
     }
   } catch (error) {
     await client.close().catch(() => {});

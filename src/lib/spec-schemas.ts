@@ -14,7 +14,13 @@ const addFormats: typeof addFormatsModule = (addFormatsModule as unknown as { de
 
 export type Schema = { [key: string]: unknown };
 
-export const spec = createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as { components: { schemas: Record<string, Schema> } };
+type SpecDocument = { components: { schemas: Record<string, Schema> } };
+let document: SpecDocument | undefined;
+
+/** The contract, read on first use: 1.1 MB of JSON that a server start does not need. */
+export function specDocument(): SpecDocument {
+  return (document ??= createRequire(import.meta.url)('@gitbook/api/spec/openapi.json') as SpecDocument);
+}
 
 export const DOCUMENT_ID = 'openapi';
 export const COMPONENTS_REF = '#/components/';
@@ -79,6 +85,7 @@ export function createSpecAjv(options: { allErrors?: boolean } = {}) {
   ajv.addFormat('emoji', { type: 'string', validate: () => true });
   ajv.addFormat('icon', { type: 'string', validate: () => true });
   // Any other vendor format must not make compilation fail; treat it as unconstrained.
+  const spec = specDocument();
   for (const format of collectFormats(spec, new Set())) {
     if (!ajv.formats[format]) ajv.addFormat(format, true);
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ScriptRuntime, type SandboxLimits } from './sandbox';
+import type { ScriptRuntime, SandboxLimits } from './sandbox';
 import type { ScriptTarget } from './types';
 
 /*
@@ -46,7 +46,7 @@ export class RuntimePool {
       return { runtime: await existing.runtime, cold: false };
     }
     if (existing) this.drop(key, existing);
-    const entry: Entry = { hash, runtime: ScriptRuntime.start(key, hash, target.script, this.limits, signal) };
+    const entry: Entry = { hash, runtime: startRuntime(key, hash, target.script, this.limits, signal) };
     this.entries.set(key, entry);
     this.evict();
     try {
@@ -78,4 +78,10 @@ export class RuntimePool {
     this.entries.clear();
     await Promise.all(all.map((entry) => entry.runtime.then((runtime) => runtime.dispose()).catch(() => undefined)));
   }
+}
+
+/** Miniflare is 110 modules: loaded with the first integration script that runs, not at server start. */
+async function startRuntime(...args: Parameters<typeof ScriptRuntime.start>): Promise<ScriptRuntime> {
+  const { ScriptRuntime } = await import('./sandbox');
+  return ScriptRuntime.start(...args);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spec } from '../../src/lib/spec-schemas';
+import { specDocument } from '../../src/lib/spec-schemas';
 import type { RestResponse, TestApp } from '../support/clients';
 import { gid } from '../support/doors';
 import type { OrgFixture } from '../support/factories';
@@ -97,7 +97,7 @@ const manifest = (extra: Record<string, unknown>) => ({
  * and every ContentRefURL's `url`, as dotted paths (`*` for a list index).
  */
 function specUrlPaths(name: string): string[] {
-  const schemas = spec.components.schemas as Record<string, any>;
+  const schemas = specDocument().components.schemas as Record<string, any>;
   const found = new Set<string>();
   const walk = (schema: any, path: string[], seen: Set<string>) => {
     if (!schema || typeof schema !== 'object') return;

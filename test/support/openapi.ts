@@ -3,7 +3,7 @@
  * (`@gitbook/api/spec/openapi.json`), so tests catch drift from the legacy contract.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { COMPONENTS_REF, createSpecAjv, DOCUMENT_ID, spec as contract, toJsonSchema, type Schema } from '../../src/lib/spec-schemas';
+import { COMPONENTS_REF, createSpecAjv, DOCUMENT_ID, specDocument, toJsonSchema, type Schema } from '../../src/lib/spec-schemas';
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
@@ -26,7 +26,7 @@ interface OpenApiDocument {
   };
 }
 
-const spec = contract as unknown as OpenApiDocument;
+const spec = specDocument() as unknown as OpenApiDocument;
 
 const MAX_BODY_CHARS = 2000;
 const MAX_ERROR_LINES = 25;

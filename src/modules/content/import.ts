@@ -1,6 +1,5 @@
 import { unzipSync } from 'fflate';
-import mammoth from 'mammoth';
-import TurndownService from 'turndown';
+import type TurndownService from 'turndown';
 import { ValidationError } from '../../domain/errors';
 import { checkHtml, MAX_HTML_ATTRIBUTES, MAX_HTML_DEPTH, type HtmlCheck } from '../../lib/html-depth';
 import { FetchRefused, safeFetch, type FetchedResource } from '../../lib/safe-fetch';
@@ -45,7 +44,9 @@ class Budget {
   }
 }
 
-function turndown(): TurndownService {
+/** turndown (with its DOM) and mammoth load with the first import that needs them, not at server start. */
+async function turndown(): Promise<TurndownService> {
+  const { default: TurndownService } = await import('turndown');
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   service.remove(['script', 'style', 'title', 'head', 'noscript']);
   return service;
@@ -162,7 +163,7 @@ async function importWebsite(start: string, budget: Budget, single: boolean): Pr
   const files: NewFile[] = [];
   const fileOf = new Map<string, string | null>();
   let total = order.length + failed.size;
-  const converter = turndown();
+  const converter = await turndown();
   const result: NewPage[] = [];
   for (const url of order) {
     const markdown = convert(converter, pages.get(url)!, url);
@@ -261,7 +262,7 @@ async function importZip(url: string, budget: Budget): Promise<ImportedContent> 
   ordered = ordered.slice(0, IMPORT_LIMITS.pages);
   const slugs = new Slugs();
   const names = new FileNames();
-  const converter = turndown();
+  const converter = await turndown();
   const texts = new Map<string, { title: string; markdown: string; slug: string }>();
   for (const path of ordered) {
     const raw = Buffer.from(entries[path]!).toString('utf8');
@@ -299,6 +300,7 @@ async function importDocx(url: string, budget: Budget): Promise<ImportedContent>
   const files: NewFile[] = [];
   let html: string;
   try {
+    const { default: mammoth } = await import('mammoth');
     const converted = await mammoth.convertToHtml(
       { buffer: fetched.bytes },
       {
@@ -315,7 +317,7 @@ async function importDocx(url: string, budget: Budget): Promise<ImportedContent>
     throw new FetchRefused('url: the resource is not a readable docx document');
   }
   assertConvertible(html, 'the document');
-  const markdown = convert(turndown(), html, 'the document');
+  const markdown = convert(await turndown(), html, 'the document');
   const title = markdownTitle(markdown) ?? (baseName(new URL(fetched.url).pathname).replace(/\.docx$/i, '') || 'Imported document');
   return { pages: [{ title, markdown }], files, total: 1 + files.length };
 }

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { List, Nodes, PhrasingContent, Root, Table } from 'mdast';
 import { parseMarkdownTree } from '../../lib/markdown-tree';
 import type { Resolver } from './markdown';
@@ -38,6 +37,8 @@ function inline(nodes: readonly PhrasingContent[]): string {
  * before each page: it may wait, or throw to stop the rendering.
  */
 export async function renderPdf(title: string, pages: readonly PdfPage[], image: ImageSource, checkpoint: () => void | Promise<void> = () => {}): Promise<Buffer> {
+  // pdfkit and its fonts and compressors load with the first PDF, not at server start.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title, Producer: 'Quire' }, autoFirstPage: false });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,4 +1,3 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import { scanJson } from '../../lib/json-input';
 import { FetchRefused, safeFetch } from '../../lib/safe-fetch';
@@ -63,6 +62,8 @@ export async function parseSpec(text: string): Promise<Processed> {
   try {
     // A copy: the parser rewrites what it is given. External references stay unresolved, so
     // processing never fetches anything the SSRF guard did not see.
+    // The validator and its schemas load with the first spec, not at server start.
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     validated = (await SwaggerParser.validate(structuredClone(document) as never, { resolve: { external: false } })) as unknown as Record<string, unknown>;
   } catch (error) {
     return { ok: false, code: 'PARSE_ERROR', message: (error as Error).message.split('\n').slice(0, 3).join(' ') };

@@ -1,4 +1,4 @@
-import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { CacheItem, CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import { and, eq } from 'drizzle-orm';
 import type { RequestContext } from '../../context/request-context';
 import { UnauthenticatedError } from '../../domain/errors';
@@ -55,7 +55,9 @@ class RequestStore implements CacheProvider {
   }
 }
 
-function samlFor(ctx: RequestContext, provider: SamlProviderRow): SAML {
+/** node-saml and its XML signature stack load with the first SAML request, not at server start. */
+async function samlFor(ctx: RequestContext, provider: SamlProviderRow): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   const urls = serviceUrls(ctx.config.publicUrl, provider.id);
   return new SAML({
     idpCert: provider.certificate,
@@ -79,12 +81,12 @@ function samlFor(ctx: RequestContext, provider: SamlProviderRow): SAML {
 
 /** The IdP's sign-in URL with a new AuthnRequest (HTTP-Redirect binding: deflated, base64, in the query). */
 export async function authnRequestUrl(ctx: RequestContext, provider: SamlProviderRow, relayState: string): Promise<string> {
-  return samlFor(ctx, provider).getAuthorizeUrlAsync(relayState, undefined, {});
+  return (await samlFor(ctx, provider)).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 /** This service provider's metadata, for the IdP's administrator. */
-export function serviceProviderMetadata(ctx: RequestContext, provider: SamlProviderRow): string {
-  return samlFor(ctx, provider).generateServiceProviderMetadata(null);
+export async function serviceProviderMetadata(ctx: RequestContext, provider: SamlProviderRow): Promise<string> {
+  return (await samlFor(ctx, provider)).generateServiceProviderMetadata(null);
 }
 
 /** What a verified assertion says, and until when it may be used. */
@@ -139,7 +141,7 @@ function checkWindow(ctx: RequestContext, assertion: XmlNode, acsURL: string): D
 export async function verifySamlResponse(ctx: RequestContext, provider: SamlProviderRow, samlResponse: string): Promise<VerifiedAssertion> {
   let profile: Profile | null;
   try {
-    ({ profile } = await samlFor(ctx, provider).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await (await samlFor(ctx, provider)).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (error) {
     throw refused(error instanceof Error ? error.message : 'it could not be verified');
   }
