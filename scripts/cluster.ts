@@ -5,13 +5,15 @@
  * installed first. Prints the one URL to use last, runs until interrupted, then stops everything.
  *
  * QUIRE_CLUSTER_PORT sets HAProxy's port (default 4000); QUIRE_CLUSTER_INSTANCES the number of
- * instances (default 3). The data lives in temp directories and is gone once stopped.
+ * instances (default 3). The data lives in temp directories and is gone once stopped: how the stop
+ * is made certain is in cluster-supervisor.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findPostgresBin, freePort, startPrivateCluster } from '../test/faults/pg-cluster';
-import { startServerProcess, type StartedServer } from '../test/faults/server-process';
+import { spawnServerProcess, type ServerProcess } from '../test/faults/server-process';
 import { HAPROXY_BIN, PGBOUNCER_BIN, startHaproxy, startPgBouncer } from '../test/cluster/proxies';
+import { StopRequested, superviseCluster } from './cluster-supervisor';
 
 const log = (message: string) => console.log(`[cluster] ${message}`);
 
@@ -32,31 +34,18 @@ function installMissing(): void {
   }
 }
 
-const stops: { name: string; stop: () => Promise<void> }[] = [];
-let stopping: Promise<void> | null = null;
-function stopAll(code: number): Promise<void> {
-  stopping ??= (async () => {
-    for (const { name, stop } of stops.reverse()) {
-      log(`stopping ${name}`);
-      await stop().catch((error: unknown) => log(`${name} did not stop cleanly: ${String(error)}`));
-    }
-    process.exit(code);
-  })();
-  return stopping;
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stopAll(0));
+const supervisor = superviseCluster(log);
+log(`pid ${process.pid}; should it die, its reaper (pid ${supervisor.reaperPid}) stops what ${supervisor.manifest} lists`);
 
 async function main() {
   installMissing();
   const bin = findPostgresBin()!;
-  const primary = await startPrivateCluster(bin);
-  stops.push({ name: 'primary', stop: primary.stop });
+  const own = supervisor.supervision;
+  const primary = await supervisor.starting('primary', () => startPrivateCluster(bin, own));
   log(`primary on ${primary.url}`);
-  const replica = await startPrivateCluster(bin, { replicaOf: primary });
-  stops.push({ name: 'replica', stop: replica.stop });
+  const replica = await supervisor.starting('replica', () => startPrivateCluster(bin, { ...own, replicaOf: primary }));
   log(`replica on ${replica.url}`);
-  const bouncer = await startPgBouncer({ serverPort: primary.port, poolSize: 20 });
-  stops.push({ name: 'pgbouncer', stop: bouncer.stop });
+  const bouncer = await supervisor.starting('pgbouncer', () => startPgBouncer({ ...own, serverPort: primary.port, poolSize: 20 }));
   log(`pgbouncer (transaction mode) on ${bouncer.url}/postgres`);
 
   const port = Number(process.env.QUIRE_CLUSTER_PORT || 4000);
@@ -64,27 +53,30 @@ async function main() {
   const publicUrl = `http://127.0.0.1:${port}`;
   const env = { DATABASE_URL: `${bouncer.url}/postgres`, DATABASE_DIRECT_URL: primary.url, DATABASE_READ_URL: replica.url, QUIRE_PUBLIC_URL: publicUrl, RATE_LIMITS: 'off' };
   const ports: number[] = [];
-  for (let i = 0; i < count; i++) ports.push(await freePort());
-  const servers: StartedServer[] = [];
+  for (let i = 0; i < count; i++) ports.push(await supervisor.checkpoint(freePort()));
+  const servers: ServerProcess[] = [];
   // The first one migrates and seeds the demo organization; the others find it done.
   for (const [i, instancePort] of ports.entries()) {
-    const server = await startServerProcess({ ...env, PORT: String(instancePort) });
+    supervisor.assertRunning();
+    const server = spawnServerProcess({ ...env, PORT: String(instancePort) }, 120_000, own);
+    supervisor.add(`quire ${i + 1}`, server.stop);
     servers.push(server);
-    stops.push({ name: `quire ${i + 1}`, stop: server.stop });
-    log(`quire ${i + 1} (pid ${server.child.pid}) on ${server.url}`);
-    server.child.once('exit', (code, signal) => !stopping && log(`quire ${i + 1} exited (${code ?? signal})`));
+    const url = await supervisor.checkpoint(server.listening);
+    log(`quire ${i + 1} (pid ${server.child.pid}) on ${url}`);
+    server.child.once('exit', (code, signal) => !supervisor.isStopping() && log(`quire ${i + 1} exited (${code ?? signal})`));
   }
   // The demo's token is printed just after the line that says it listens.
   for (let i = 0; i < 100 && !/Admin API token|No new token/.test(servers[0].output()); i++) await new Promise((r) => setTimeout(r, 20));
   const token = /Admin API token[^\n]*\n\s*\n\s*(\S+)/.exec(servers[0].output())?.[1];
-  const haproxy = await startHaproxy({ backends: ports, port });
-  stops.push({ name: 'haproxy', stop: haproxy.stop });
+  const haproxy = await supervisor.starting('haproxy', () => startHaproxy({ ...own, backends: ports, port }));
   if (token) log(`demo admin token: ${token}`);
   log('press Ctrl-C to stop everything');
   console.log(haproxy.url);
 }
 
 main().catch(async (error: unknown) => {
+  // A stop begun during start-up is already under way: what failed since is its doing.
+  if (error instanceof StopRequested || supervisor.isStopping()) return;
   console.error(`[cluster] could not start: ${error instanceof Error ? error.message : String(error)}`);
-  await stopAll(1);
+  await supervisor.stop(1);
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { assetFile, CONTRACT_ASSET } from './assets';
 import type { RouteEntry } from './router';
+import { addImpliedTypes } from './schema-types';
 
 /**
  * The OpenAPI 3.1 document of the /v1 operations Quire serves, built from the router's own table so a
@@ -59,7 +60,7 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[]): Json {
 
   const components = collectComponents(official, paths);
   components.securitySchemes = { user: { type: 'http', scheme: 'bearer', description: 'An API token: `Authorization: Bearer <token>`' } };
-  return {
+  const document = {
     openapi: '3.1.0',
     info: {
       title: 'Quire REST API (/v1)',
@@ -72,6 +73,8 @@ export function buildOpenApiDocument(routes: readonly RouteEntry[]): Json {
     paths,
     components,
   };
+  addImpliedTypes(document);
+  return document;
 }
 
 /** The contract's operation with Quire's path parameter names and only the security scheme we have. */

@@ -88,10 +88,10 @@ describe.skipIf(!available && !required)('the API reference in a browser', () =>
     const send = page.getByRole('button', { name: /^Send get request to/ });
     await send.waitFor({ timeout: 10_000 });
     expect(await send.getAttribute('aria-label') ?? await send.innerText()).toContain(`${base}/v1/user`);
-    // The client's token field is an editor (contenteditable) beside its label, not an <input>: click it and type.
-    const label = await page.getByText('Bearer Token:', { exact: true }).filter({ visible: true }).last().boundingBox();
-    await page.mouse.click(label!.x + label!.width + 60, label!.y + label!.height / 2);
-    await page.keyboard.type(acme.admin.token);
+    // The client opens as a dialog over the page, which has a token field of its own: use the dialog's.
+    const token = page.getByRole('dialog', { name: 'API Client' }).getByRole('textbox', { name: 'Bearer Token' });
+    await token.click();
+    await page.keyboard.insertText(acme.admin.token);
     await send.click();
     await expect.poll(() => page.locator('body').innerText(), { timeout: 15_000 }).toContain('Admin of Reference');
     expect(problems).toEqual([]);

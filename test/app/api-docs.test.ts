@@ -66,6 +66,15 @@ describe('/v1/openapi.json', () => {
     expect(JSON.stringify(document)).not.toContain('"nullable"');
   });
 
+  it('names the type of every schema that has one, as the reference page\'s reader requires', () => {
+    const schemas = document.components.schemas as Record<string, any>;
+    // Left untyped by the contract: a union of a number and an object, an enum of strings, an object by its properties.
+    expect(schemas.Length.type).toEqual(['number', 'object']);
+    expect(schemas.OpenAPISpecProcessingState.type).toBe('string');
+    expect(schemas.PlainObject.type).toBe('object');
+    expect(Object.keys(schemas).filter((name) => schemas[name].type === undefined)).toEqual([]);
+  });
+
   it('describes operations the way the official contract does', () => {
     const space = document.paths['/spaces/{spaceId}'];
     expect(space.get.operationId).toBe('getSpaceById');

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { freePort } from '../faults/pg-cluster';
+import { freePort, type Supervision } from '../faults/pg-cluster';
 
 export const PGBOUNCER_BIN = process.env.QUIRE_PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
 export const HAPROXY_BIN = process.env.QUIRE_HAPROXY_BIN ?? '/usr/sbin/haproxy';
@@ -53,8 +53,9 @@ async function waitForPort(port: number, child: ChildProcess, what: string, log:
   throw new Error(`${what} did not listen on ${port} within 15 s:\n${log()}`);
 }
 
-function supervise(file: string, args: string[], dir: string, options: { uid?: number; gid?: number } = {}) {
-  const child = spawn(file, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+function supervise(file: string, args: string[], dir: string, supervision: Supervision, options: { uid?: number; gid?: number } = {}) {
+  const child = spawn(file, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: supervision.ownProcessGroups, ...options });
+  supervision.track?.({ child });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (output += s));
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (output += s));
@@ -77,7 +78,7 @@ function supervise(file: string, args: string[], dir: string, options: { uid?: n
   return { child, output: () => output, stop };
 }
 
-export interface PgBouncerOptions {
+export interface PgBouncerOptions extends Supervision {
   /** The PostgreSQL server it pools. */
   serverPort: number;
   /** Server connections per database and user (default 4: fewer than the app's pool, as in production). */
@@ -93,6 +94,7 @@ export interface PgBouncerOptions {
 export async function startPgBouncer(options: PgBouncerOptions): Promise<Proxy> {
   const owner = postgresUser();
   const dir = mkdtempSync(join(tmpdir(), 'quire-pgbouncer-'));
+  options.track?.({ dir });
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const port = options.port ?? (await freePort());
   writeFileSync(join(dir, 'userlist.txt'), '"quire" ""\n');
@@ -117,7 +119,7 @@ admin_users = quire
 logfile = ${join(dir, 'pgbouncer.log')}
 `,
   );
-  const started = supervise(PGBOUNCER_BIN, [join(dir, 'pgbouncer.ini')], dir, owner ?? {});
+  const started = supervise(PGBOUNCER_BIN, [join(dir, 'pgbouncer.ini')], dir, options, owner ?? {});
   const log = () => `${started.output()}${existsSync(join(dir, 'pgbouncer.log')) ? readFileSync(join(dir, 'pgbouncer.log'), 'utf8') : ''}`;
   try {
     await waitForPort(port, started.child, 'pgbouncer', log);
@@ -128,7 +130,7 @@ logfile = ${join(dir, 'pgbouncer.log')}
   return { port, url: `postgres://quire@127.0.0.1:${port}`, log, stop: started.stop };
 }
 
-export interface HaproxyOptions {
+export interface HaproxyOptions extends Supervision {
   /** Ports of the Quire instances it balances, on 127.0.0.1. */
   backends: number[];
   port?: number;
@@ -147,6 +149,7 @@ export interface Haproxy extends Proxy {
  */
 export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'quire-haproxy-'));
+  options.track?.({ dir });
   const port = options.port ?? (await freePort());
   const statsPort = await freePort();
   const servers = options.backends.map((p, i) => `  server quire${i + 1} 127.0.0.1:${p} check`).join('\n');
@@ -185,7 +188,7 @@ listen stats
   stats uri /stats
 `,
   );
-  const started = supervise(HAPROXY_BIN, ['-db', '-f', join(dir, 'haproxy.cfg')], dir);
+  const started = supervise(HAPROXY_BIN, ['-db', '-f', join(dir, 'haproxy.cfg')], dir, options);
   try {
     await waitForPort(port, started.child, 'haproxy', started.output);
   } catch (error) {

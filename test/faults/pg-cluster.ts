@@ -3,14 +3,11 @@
  * its own free port on 127.0.0.1, trust auth, its own socket directory. Nothing is shared with the
  * PostgreSQL that DATABASE_URL points at, so a test may kill and restart it at will.
  */
-import { execFile as execFileCb } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const execFile = promisify(execFileCb);
 
 /** The directory holding initdb, pg_ctl and postgres, or null when this machine has none. */
 export function findPostgresBin(): string | null {
@@ -61,7 +58,22 @@ export interface PrivateCluster {
   stop(): Promise<void>;
 }
 
-export interface PrivateClusterOptions {
+/** Something a helper creates that outlives its supervisor unless stopped: `npm run cluster` writes each down for its reaper. */
+export type Tracked = { dir: string } | { child: ChildProcess } | { postmaster: string };
+
+/** For a supervisor that must stop what a helper starts whatever happens to itself (`npm run cluster`). */
+export interface Supervision {
+  /**
+   * Runs the helper's processes in process groups of their own: a terminal's Ctrl-C then reaches
+   * only the supervisor, which stops them in its own order, and a tool killed half-way (pg_ctl
+   * while its postmaster starts) cannot leave a server nobody knows of.
+   */
+  ownProcessGroups?: boolean;
+  /** Told of each directory, child process and PostgreSQL data directory as soon as it exists. */
+  track?(thing: Tracked): void;
+}
+
+export interface PrivateClusterOptions extends Supervision {
   port?: number;
   /**
    * Make this cluster a streaming replica of that one: `pg_basebackup -R` copies it (the primary's
@@ -77,11 +89,14 @@ export async function startPrivateCluster(bin: string, options: PrivateClusterOp
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, 'data');
   const logFile = join(dir, 'server.log');
+  options.track?.({ dir });
+  // pg_ctl daemonizes the postmaster: nobody's child, it is found through data/postmaster.pid.
+  options.track?.({ postmaster: data });
 
   const run = (tool: string, args: string[], timeoutMs = 60_000) => {
     const file = owner ? 'runuser' : join(bin, tool);
     const argv = owner ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
-    return execFile(file, argv, { timeout: timeoutMs, cwd: dir });
+    return runTool(file, argv, { cwd: dir, timeoutMs, detached: options.ownProcessGroups });
   };
 
   let stopped = false;
@@ -151,6 +166,26 @@ export async function startPrivateCluster(bin: string, options: PrivateClusterOp
     await stop();
     throw error;
   }
+}
+
+/** execFile's contract (SIGTERM past the timeout, rejects with the output) plus `detached`, which execFile ignores. */
+function runTool(file: string, args: string[], options: { cwd: string; timeoutMs: number; detached?: boolean }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: options.cwd, detached: options.detached, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
+    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`Command failed (${code ?? signal}): ${[file, ...args].join(' ')}\n${output}`));
+    });
+  });
 }
 
 function readLog(file: string): string {

@@ -3,6 +3,7 @@
  * the child's exit, not the test runner's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Supervision } from './pg-cluster';
 
 export interface ServerProcess {
   /** Resolves with the server's base URL (http://127.0.0.1:<port>) once it listens; rejects if it exits first or takes too long. */
@@ -21,14 +22,16 @@ export interface StartedServer extends ServerProcess {
 }
 
 /** Spawns `node --import tsx src/main.ts` with `env` on top of this process's environment. */
-export function spawnServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): ServerProcess {
+export function spawnServerProcess(env: Record<string, string>, startTimeoutMs = 60_000, supervision: Supervision = {}): ServerProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   delete childEnv.NODE_OPTIONS;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: process.cwd(),
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: supervision.ownProcessGroups,
   });
+  supervision.track?.({ child });
   let output = '';
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   // Should the test runner exit without stopping it (interrupted), do not leave the server behind.
