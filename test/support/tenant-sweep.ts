@@ -143,6 +143,7 @@ export async function buildTenant(t: TestApp, acme: OrgFixture, engine: Translat
       fileId: files.items[0].id,
       revisionId: revision.id,
       siteId: site.id,
+      publishedUrl: published,
       siteSpaceId: siteSpace.id,
       siteSectionId: section.id,
       siteSectionGroupId: group.id,
@@ -171,9 +172,11 @@ const fill = (path: string, ids: Record<string, string>) => path.replace(/[:*]([
 export async function sweepGets(t: TestApp, ids: Record<string, string>, callers: Actor[], log: SweepLog): Promise<void> {
   for (const route of restOperations().filter((r) => r.method === 'GET')) {
     for (const [index, caller] of callers.entries()) {
-      // A change request's routes name its own comments; search needs words to look for.
+      // A change request's routes name its own comments.
       const own = route.path.includes('/change-requests/') ? { ...ids, commentId: ids.crCommentId, replyId: ids.crReplyId } : ids;
-      const path = fill(route.path, own) + (route.path.endsWith('/search') ? '?query=guide' : '');
+      // The URL lookup needs a URL to look up: the site's own.
+      const query = route.path.endsWith('/search') ? '?query=guide' : route.path === '/v1/urls/published' ? `?url=${encodeURIComponent(ids.publishedUrl)}` : '';
+      const path = fill(route.path, own) + query;
       const res = await t.app.fetch(new Request(`${TEST_ORIGIN}${path}`, { headers: { authorization: `Bearer ${caller.token}` } }));
       await res.arrayBuffer();
       if (index === 0) log.gets.set(`GET ${route.path}`, res.status);
