@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { etagOf } from '../lib/etag';
 import { pagePolicy } from '../lib/page-policy';
 import { assetFile, SCALAR_ASSET } from './assets';
 import { buildOpenApiDocument } from './openapi';
@@ -54,7 +54,7 @@ export function createDocs(routes: () => RouteEntry[]): (request: Request) => Re
 function loadScript(): { body: string; etag: string } {
   // The map it points to is not shipped: drop the pointer, or browsers ask for it and get a 404.
   const body = readFileSync(assetFile(SCALAR_ASSET.name, SCALAR_ASSET.fromPackage), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  return { body, etag: etagOf(body) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { etagOf, ifNoneMatchHolds } from '../lib/etag';
 import { Response } from '../lib/response';
 
 /*
@@ -19,20 +19,6 @@ export const MOVING_MAX_AGE = 60;
 const FOREVER = 'private, max-age=31536000, immutable';
 const MOVING = `private, max-age=${MOVING_MAX_AGE}`;
 
-/** A strong ETag of the exact bytes answered. */
-function etagOf(text: string): string {
-  return `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
-}
-
-/** Whether an If-None-Match header names this tag (a list, `*`, or weak forms of it). */
-function matches(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
-}
-
 /** The answer with its caching headers; 304 without a body when the caller holds the same bytes. */
 export function revisionAnswer(request: Request, body: unknown, fixed: boolean, extra: Record<string, string> = {}): Response {
   const text = JSON.stringify(body);
@@ -44,6 +30,6 @@ export function revisionAnswer(request: Request, body: unknown, fixed: boolean, 
     vary: 'Authorization',
     ...(fixed ? {} : { 'x-gitbook-cache-control': `max-age=${MOVING_MAX_AGE}` }),
   };
-  if (matches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  if (ifNoneMatchHolds(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   return new Response(text, { status: 200, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } });
 }
