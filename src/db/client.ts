@@ -154,11 +154,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     unlock();
     throw error;
   }
-  // One process holds the database, so its subscription never drops.
-  const listen: Database['listen'] = async (channel, onMessage) => {
-    const unsubscribe = await client.listen(channel, onMessage);
-    return () => unsubscribe();
-  };
   const close = async () => {
     try {
       await client.close();
@@ -166,7 +161,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       unlock();
     }
   };
-  return { db, kind: 'pglite', executeSql: pgliteExecuteSql(client), listen, close };
+  return { ...pgliteDatabase(client, db), close };
+}
+
+/** An open PGlite as a Database, but for closing it (the tests hand one instance to file after file). */
+export function pgliteDatabase(client: PGlite, db: Db): Omit<Database, 'close'> {
+  // One process holds the database, so its subscription never drops.
+  const listen: Database['listen'] = async (channel, onMessage) => {
+    const unsubscribe = await client.listen(channel, onMessage);
+    return () => unsubscribe();
+  };
+  return { db, kind: 'pglite', executeSql: pgliteExecuteSql(client), listen };
 }
 
 /** The pool's settings: the same for the app's pool, the direct one and a replica's. */

@@ -15,7 +15,7 @@ import {
   GraphQLNonNull,
   graphqlMutations,
   restOperations,
-  tableFingerprint,
+  WriteWatch,
 } from '../support/surface';
 import type { GraphQLInputType } from 'graphql';
 
@@ -28,10 +28,12 @@ let t: TestApp;
 let acme: OrgFixture;
 let guest: Actor;
 let other: OrgFixture;
+let writes: WriteWatch;
 const ids: string[] = [];
 
 beforeAll(async () => {
   t = await startTestApp();
+  writes = new WriteWatch(t);
   acme = await buildOrganization(t.db, 'Acme');
   other = await buildOrganization(t.db, 'Other');
   guest = await buildMember(t.db, acme.organizationId, null);
@@ -79,10 +81,10 @@ const tokenOf = (who: string) => ({ admin: acme.admin.token, guest: guest.token,
 
 /** Runs one request (`run` answers its status) and checks it: no 5xx, and no write behind a 4xx. */
 async function expectNothingWrittenBehind4xx(write: boolean, run: () => Promise<number>) {
-  const before = write ? await tableFingerprint(t) : '';
+  const before = write ? await writes.look() : undefined;
   const answered = await run();
   expect(answered, 'no 5xx').toBeLessThan(500);
-  if (write && answered >= 400) expect(await tableFingerprint(t), `a refused ${answered} wrote nothing`).toBe(before);
+  if (before && answered >= 400) expect(await writes.printSince(before), `a refused ${answered} wrote nothing`).toBe(before.print);
 }
 
 describe('fuzzing every REST route', () => {

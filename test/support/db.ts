@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { openDatabase, StatementCounter, type Database } from '../../src/db/client';
+import type { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { openDatabase, pgliteDatabase, StatementCounter, type Database, type Db } from '../../src/db/client';
+import { CASING } from '../../src/db/dialect';
 import { withDatabase } from './global-setup';
 
 export interface TestDatabase extends Database {
@@ -16,11 +19,7 @@ export interface TestDatabase extends Database {
  */
 export async function createTestDatabase(counter: StatementCounter = new StatementCounter()): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
-  if (!url) {
-    // Migrated once per run (global-setup.ts); migrate stays on to catch a dump older than drizzle/.
-    const database = await openDatabase({ counter, migrate: true, loadDataDir: pgliteTemplate() });
-    return { ...database, counter };
-  }
+  if (!url) return pgliteTestDatabase(counter);
   const name = `quire_test_${randomBytes(6).toString('hex')}`;
   const { default: postgres } = await import('postgres');
   const admin = postgres(url, { max: 1, onnotice: () => {} });
@@ -42,6 +41,65 @@ export async function createTestDatabase(counter: StatementCounter = new Stateme
 let template: Blob | undefined;
 function pgliteTemplate(): Blob {
   return (template ??= new Blob([readFileSync(inject('pgliteTemplate'))]));
+}
+
+/**
+ * PGlite instances that this worker's finished files gave back. Starting one from the dump costs
+ * one to several seconds of WebAssembly start-up; emptying its tables costs milliseconds, so a file
+ * takes a used one, emptied, and only a file that needs a second database at once starts another.
+ */
+const idle: PGlite[] = [];
+let emptyTables: string | undefined;
+
+async function pgliteTestDatabase(counter: StatementCounter): Promise<TestDatabase> {
+  let client = idle.pop();
+  if (client) await client.exec(emptyTables ??= await emptyTablesStatement(client));
+  else {
+    // Migrated once per run (global-setup.ts); migrate stays on to catch a dump older than drizzle/.
+    const opened = await openDatabase({ migrate: true, loadDataDir: pgliteTemplate() });
+    client = (opened.db as unknown as { $client: PGlite }).$client;
+  }
+  const instance = client;
+  // A file's handle acts closed once the file closes it, as a real one would, while the instance goes on to the next file.
+  let closed = false;
+  const guarded = new Proxy(instance, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (closed) throw new Error('PGlite is closed');
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const database = pgliteDatabase(guarded, drizzle(guarded, { casing: CASING, logger: counter }) as unknown as Db);
+  // Subscriptions the file left open would call into its stopped app on the next file's notifications.
+  const subscriptions = new Set<() => Promise<void>>();
+  return {
+    ...database,
+    counter,
+    async listen(channel, onMessage, onResubscribe) {
+      const unsubscribe = await database.listen(channel, onMessage, onResubscribe);
+      const once = async () => {
+        if (!subscriptions.delete(once)) return;
+        await unsubscribe();
+      };
+      subscriptions.add(once);
+      return once;
+    },
+    async close() {
+      if (closed) return;
+      for (const unsubscribe of [...subscriptions]) await unsubscribe();
+      closed = true;
+      idle.push(instance);
+    },
+  };
+}
+
+/** Every table of the app emptied, and the job queue's schema dropped: a queue started next makes it anew. */
+async function emptyTablesStatement(client: PGlite): Promise<string> {
+  const { rows } = await client.query<{ name: string }>(`select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public' order by 1`);
+  return `truncate ${rows.map((r) => r.name).join(', ')} restart identity cascade; drop schema if exists pgboss cascade; select pg_advisory_unlock_all();`;
 }
 
 /** The app's statements as drizzle sends them, text and parameters, besides their count. */
