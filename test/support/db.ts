@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { inject } from 'vitest';
+import { resolve, relative } from 'node:path';
+import { expect, inject } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { openDatabase, pgliteDatabase, StatementCounter, type Database, type Db } from '../../src/db/client';
@@ -18,6 +19,7 @@ export interface TestDatabase extends Database {
  * otherwise. `counter` is the drizzle logger of the app's queries (a `StatementLog` keeps their text).
  */
 export async function createTestDatabase(counter: StatementCounter = new StatementCounter()): Promise<TestDatabase> {
+  refuseDatabaseFreeFile();
   const url = process.env.DATABASE_URL;
   if (!url) return pgliteTestDatabase(counter);
   const name = `quire_test_${randomBytes(6).toString('hex')}`;
@@ -36,6 +38,19 @@ export async function createTestDatabase(counter: StatementCounter = new Stateme
       await admin.end();
     },
   };
+}
+
+/** The files test/database-free.txt lists run on one database only in CI: they must not open one. */
+const DATABASE_FREE = new Set(
+  readFileSync(new URL('../database-free.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => resolve(line)),
+);
+function refuseDatabaseFreeFile(): void {
+  const file = expect.getState().testPath;
+  if (file && DATABASE_FREE.has(resolve(file))) throw new Error(`${relative(process.cwd(), file)} is listed in test/database-free.txt but opened a database: take it off the list`);
 }
 
 let template: Blob | undefined;
