@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm
 import type { PGlite } from '@electric-sql/pglite';
 import type { Options, Sql } from 'postgres';
 import { lockDataDir } from './data-dir-lock';
+import { readSeedImage } from './pglite-seed-image';
 import { copyPgliteTemplate, isNewDataDir, pgliteTemplatePath, savePgliteTemplate } from './pglite-template';
 import { CASING } from './dialect';
 import { preparedSql } from './prepared-sql';
@@ -132,9 +133,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => {};
   // A new folder starts as a copy of one made and migrated before (./pglite-template.ts).
-  const template = options.dataDir && options.migrate && isNewDataDir(options.dataDir) ? pgliteTemplatePath(MIGRATIONS_FOLDER) : undefined;
+  const isNew = Boolean(options.dataDir && options.migrate && isNewDataDir(options.dataDir));
+  const template = isNew ? pgliteTemplatePath(MIGRATIONS_FOLDER) : undefined;
   const fromTemplate = template !== undefined && copyPgliteTemplate(template, options.dataDir!);
-  const client = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
+  // Without a template (a fresh clone's first start), the migrated folder shipped in drizzle/pglite/.
+  const seed = isNew && !fromTemplate && !options.loadDataDir ? readSeedImage(MIGRATIONS_FOLDER) : undefined;
+  const loadDataDir = options.loadDataDir ?? seed;
+  const client = new PGlite(options.dataDir, loadDataDir ? { loadDataDir } : undefined);
   const db = drizzlePglite(client, { casing: CASING, logger }) as unknown as Db;
   try {
     await client.waitReady;
@@ -144,7 +149,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await migrate(drizzlePglite(client, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
       options.onPhase?.('migrations');
     }
-    if (template && !fromTemplate) {
+    if (template && !fromTemplate && !seed) {
       await client.query('checkpoint');
       savePgliteTemplate(template, options.dataDir!);
       options.onPhase?.('template saved');

@@ -18,10 +18,11 @@ export function pgliteTemplatePath(migrationsFolder: string): string | undefined
   const setting = process.env.QUIRE_PGLITE_TEMPLATE_DIR?.trim();
   if (setting === 'off') return undefined;
   const root = setting || join(dirname(migrationsFolder), 'node_modules', '.cache', 'quire');
-  return join(root, `pglite-${templateKey(migrationsFolder)}`);
+  return join(root, `pglite-${pgliteImageKey(migrationsFolder)}`);
 }
 
-function templateKey(migrationsFolder: string): string {
+/** Names a migrated data folder: the PGlite version and every migration's text (also the shipped image's name). */
+export function pgliteImageKey(migrationsFolder: string): string {
   const hash = createHash('sha256');
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   hash.update(readFileSync(join(packageRoot(pgliteEntry), 'package.json')));

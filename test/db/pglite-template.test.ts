@@ -14,9 +14,14 @@ import { users } from '../../src/db/schema/users';
 describe.skipIf(process.env.DATABASE_URL)('PGlite data folder template', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'quire-template-test-'));
   const saved = process.env.QUIRE_PGLITE_TEMPLATE_DIR;
+  const savedImage = process.env.QUIRE_PGLITE_SEED_IMAGE;
+  // The first folder must run initdb and leave the template: not start from the shipped image.
+  process.env.QUIRE_PGLITE_SEED_IMAGE = 'off';
   afterAll(() => {
     if (saved === undefined) delete process.env.QUIRE_PGLITE_TEMPLATE_DIR;
     else process.env.QUIRE_PGLITE_TEMPLATE_DIR = saved;
+    if (savedImage === undefined) delete process.env.QUIRE_PGLITE_SEED_IMAGE;
+    else process.env.QUIRE_PGLITE_SEED_IMAGE = savedImage;
     rmSync(scratch, { recursive: true, force: true });
   });
 
