@@ -5,7 +5,7 @@ import { drizzle as drizzlePostgres, type PostgresJsDatabase } from 'drizzle-orm
 import type { PGlite } from '@electric-sql/pglite';
 import type { Options, Sql } from 'postgres';
 import { lockDataDir } from './data-dir-lock';
-import { readSeedImage } from './pglite-seed-image';
+import { unpackSeedImage } from './pglite-seed-image';
 import { copyPgliteTemplate, isNewDataDir, pgliteTemplatePath, savePgliteTemplate } from './pglite-template';
 import { CASING } from './dialect';
 import { preparedSql } from './prepared-sql';
@@ -137,9 +137,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const template = isNew ? pgliteTemplatePath(MIGRATIONS_FOLDER) : undefined;
   const fromTemplate = template !== undefined && copyPgliteTemplate(template, options.dataDir!);
   // Without a template (a fresh clone's first start), the migrated folder shipped in drizzle/pglite/.
-  const seed = isNew && !fromTemplate && !options.loadDataDir ? readSeedImage(MIGRATIONS_FOLDER) : undefined;
-  const loadDataDir = options.loadDataDir ?? seed;
-  const client = new PGlite(options.dataDir, loadDataDir ? { loadDataDir } : undefined);
+  const fromImage = isNew && !fromTemplate && unpackSeedImage(MIGRATIONS_FOLDER, options.dataDir!);
+  const client = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
   const db = drizzlePglite(client, { casing: CASING, logger }) as unknown as Db;
   try {
     await client.waitReady;
@@ -149,7 +148,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await migrate(drizzlePglite(client, { casing: CASING }), { migrationsFolder: MIGRATIONS_FOLDER });
       options.onPhase?.('migrations');
     }
-    if (template && !fromTemplate && !seed) {
+    if (template && !fromTemplate && !fromImage) {
       await client.query('checkpoint');
       savePgliteTemplate(template, options.dataDir!);
       options.onPhase?.('template saved');

@@ -4,21 +4,12 @@ import { basename, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER, openDatabase } from '../../src/db/client';
-import { seedImageFolder, seedImagePath } from '../../src/db/pglite-seed-image';
+import { seedImageFolder, seedImagePath, tarEntries } from '../../src/db/pglite-seed-image';
 import { users } from '../../src/db/schema/users';
 
 const REGENERATE = 'the shipped PGlite image is stale (a migration or PGlite changed): run `npm run db:pglite-image` and commit drizzle/pglite/';
 
-/** A file's bytes inside a plain tar, found by walking its 512-byte headers. */
-function fileInTar(tar: Buffer, wanted: string): Buffer | undefined {
-  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
-    const name = tar.toString('utf8', at, at + 100).replace(/\0.*$/s, '');
-    const size = parseInt(tar.toString('ascii', at + 124, at + 136).replace(/\0.*$/s, '').trim() || '0', 8);
-    if (name === wanted) return tar.subarray(at + 512, at + 512 + size);
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return undefined;
-}
+const fileInTar = (tar: Buffer, name: string) => [...tarEntries(tar)].find((entry) => entry.name === name)?.data;
 
 /**
  * A fresh clone's first start opens the migrated data folder shipped in drizzle/pglite/ instead of
