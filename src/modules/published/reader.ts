@@ -14,6 +14,7 @@ import { documents, sitemap } from './sitemap';
 import { FAVICON_PATH, siteFavicon } from './favicon';
 import { READER_SCRIPT, READER_SCRIPT_PATH } from './reader-script';
 import { renderTheme, themeOf, type Theme } from './theme';
+import { MISSING_SITE_HTML, NOT_FOUND, siteNotFound } from './not-found';
 import { siteScripts, type SiteScript } from './scripts';
 import { customizationOf, existingPublishingAuth } from './settings';
 import { announceView, type ViewVisitor } from './views';
@@ -150,7 +151,7 @@ export async function readPublishedByHost(ctx: RequestContext, host: string, req
 
 export async function readPublished(ctx: RequestContext, req: PublishedRequest): Promise<PublishedAnswer> {
   const site = await findPublishedSite(ctx, req.organizationId, req.siteName);
-  if (!site) return { kind: 'html', status: 404, html: renderMessage('Page not found', 'There is no published site here.'), cookies: [], private: false };
+  if (!site) return { kind: 'html', status: 404, html: MISSING_SITE_HTML, cookies: [], private: false };
   const base = publishedUrl(ctx, site);
   if (req.segments[0] === 'robots.txt') {
     const open = site.visibility === 'public';
@@ -170,6 +171,11 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const { claims, cookies } = admitted;
   const restricted = site.visibility === 'share-link' || site.visibility === 'visitor-auth';
   const notFound = (homeHref?: string): PublishedAnswer => ({ kind: 'html', status: 404, html: renderMessage(NOT_FOUND.title, NOT_FOUND.message, homeHref), cookies, private: restricted });
+  // No section, variant or page of the site to show around the answer: its header and colours still.
+  const notFoundInSite = async (): Promise<PublishedAnswer> => {
+    const { html, cookie, policy } = await siteNotFound(ctx, site, base, claims, req);
+    return { kind: 'html', status: 404, html, cookies: cookie ? [...cookies, cookie] : cookies, private: restricted, policy };
+  };
   if (req.segments.length === 1 && req.segments[0] === FAVICON_PATH) {
     const customization = await customizationOf(ctx, site.id);
     const title = typeof customization.settings.title === 'string' ? customization.settings.title : site.title;
@@ -182,9 +188,9 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const searchAt = req.segments.indexOf('~search');
   const cut = filesAt >= 0 ? filesAt : searchAt;
   const place = locate(site, tree, claims, cut >= 0 ? req.segments.slice(0, cut) : req.segments);
-  if (!place) return notFound();
+  if (!place) return notFoundInSite();
   const space = await spaceById(ctx).load(place.variant.spaceId);
-  if (!space || space.deletedAt) return notFound(base);
+  if (!space || space.deletedAt) return notFoundInSite();
   const content = await withComputedPages(ctx, await contentAt(ctx, space, space.revisionId));
 
   if (filesAt >= 0) {
@@ -205,7 +211,7 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   if (!entry || entry.page.data.type !== 'document') {
     // Inside a space the reader can open, a missing page keeps the site around it: header, sidebar, theme.
     const first = pages[0] && content.tree.byId.get(pages[0].data.id);
-    if (!first) return notFound(base);
+    if (!first) return notFoundInSite();
     const scripts = await siteScripts(ctx, site);
     const article = { title: NOT_FOUND.title, html: `<p>${esc(NOT_FOUND.message)}</p><p><a href="${esc(base)}">Go to the home page</a></p>` };
     const html = await renderPublishedPage(ctx, { site, base, place, content, entry: first, pages, claims, theme, customization: customization.settings, scripts, article });
@@ -246,8 +252,6 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   rendered.set(etag, html);
   return { kind: 'html', status: 200, html, etag, cookies, private: restricted, policy };
 }
-
-const NOT_FOUND = { title: 'Page not found', message: 'This page does not exist, or you cannot see it.' };
 
 /** A page's policy: its integrations' scripts, the reader's script by URL, and what `extra` adds (its blocks' frames). */
 function policyOf(base: string, scripts: SiteScript[], extra: Directives = {}): string {
