@@ -26,10 +26,11 @@ h1{margin:.75rem 0 .5rem;font-size:1.5rem}p{margin:0;color:var(--muted);overflow
  * The answer for a site address that leads nowhere: a site that never existed, one that is not
  * published, or one of an organization that is not there. One fixed page for all of them, so the
  * answer says nothing about which. No script and no outside resource: the published pages' own
- * policy (inline styles only) holds.
+ * policy (inline styles only) holds. The empty icon keeps the browser from asking for /favicon.ico.
  */
 export const MISSING_SITE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><meta name="color-scheme" content="light dark"><title>Site not found</title>
+<link rel="icon" href="data:,">
 <style>${NO_SITE_STYLE}</style></head><body><main>
 <p class="code" aria-hidden="true">404</p><h1>Site not found</h1><p>There is no published site at this address, or it is not open to you.</p>
 </main></body></html>`;
