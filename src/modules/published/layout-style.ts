@@ -16,7 +16,8 @@ const CSS = `
 :root{--bg:#fff;--fg:#1d1d1f;--muted:#6b6b75;--line:#e6e6ea;--code:#f5f5f7;--accent:VAR_LIGHT;--tok-key:#c2185b;--tok-str:#2e7d32;--tok-num:#1565c0;--tok-title:#6a1b9a;--tok-attr:#8d6e00;color-scheme:light}
 html.dark{${DARK_VARS};--accent:VAR_DARK}
 @media (prefers-color-scheme:dark){html:not(.light){${DARK_VARS};--accent:VAR_DARK}}
-*{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:var(--bg);color:var(--fg)}
+*{box-sizing:border-box}.skip{position:absolute;left:1rem;top:-3rem;z-index:20;padding:.4rem .8rem;border-radius:6px;background:var(--bg);color:var(--accent);border:1px solid var(--line)}.skip:focus{top:.5rem}article:focus{outline:none}
+body{margin:0;font:16px/1.6 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:var(--bg);color:var(--fg)}
 a{color:var(--accent)}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 header .home{font-weight:700;color:var(--fg);text-decoration:none}header .logo{height:1.5rem;vertical-align:middle;margin-right:.5rem}
@@ -36,9 +37,9 @@ main.nosidebar{grid-template-columns:minmax(0,1fr) 14rem}main.nosidebar article{
 main.nooutline{grid-template-columns:16rem minmax(0,1fr)}main.nosidebar.nooutline{grid-template-columns:minmax(0,1fr);max-width:52rem}
 .pages,.outline{align-self:start;position:sticky;top:0;max-height:100vh;overflow:auto}
 .pages>summary,.outline>summary{cursor:pointer;font-weight:600}.outline>summary{font-size:.85rem}
-aside ul{list-style:none;padding-left:.75rem;margin:0}aside>ul{padding-left:0}aside li a{display:block;padding:.15rem 0;color:var(--fg);text-decoration:none}
-aside li a.active{color:var(--accent);font-weight:600}aside .group{margin-top:1rem;font-size:.75rem;text-transform:uppercase;color:var(--muted)}
-.outline nav{font-size:.85rem}.outline a{display:block;color:var(--muted);text-decoration:none;padding:.1rem 0}.outline .d3{padding-left:.75rem}
+nav.pages-list ul{list-style:none;padding-left:.75rem;margin:0}nav.pages-list>ul{padding-left:0}nav.pages-list li a{display:block;padding:.15rem 0;color:var(--fg);text-decoration:none}
+nav.pages-list li a.active{color:var(--accent);font-weight:600}nav.pages-list .group{margin-top:1rem;font-size:.75rem;text-transform:uppercase;color:var(--muted)}
+.outline aside{font-size:.85rem}.outline a{display:block;color:var(--muted);text-decoration:none;padding:.1rem 0}.outline .d3{padding-left:.75rem}
 article pre{position:relative;background:var(--code);padding:1rem;overflow:auto;border-radius:6px}article code{background:var(--code);padding:.1rem .25rem;border-radius:4px}article pre code{padding:0}
 .copy{position:absolute;top:.4rem;right:.4rem;font:inherit;font-size:.75rem;padding:.1rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--muted);cursor:pointer}
 article table{display:block;max-width:100%;overflow-x:auto;border-collapse:collapse}article th,article td{border:1px solid var(--line);padding:.35rem .6rem}article img{max-width:100%;height:auto}
@@ -67,7 +68,7 @@ article{grid-row:2}main.nooutline article{grid-row:1}main.nosidebar .outline,mai
 @media (max-width:767px){
 header{padding:.5rem 1rem;gap:.5rem .75rem}header .home{flex:1}header .theme{order:1}header nav{order:2;flex-basis:100%}header .search{order:3;flex-basis:100%;margin:0}header .search input{width:100%}
 main{display:block;padding:1rem}.pages,.outline{position:static;max-height:none;margin-bottom:1rem}
-.pages>summary{display:inline-block;padding:.3rem .8rem;border:1px solid var(--line);border-radius:6px}.pages[open]>summary{margin-bottom:.5rem}.pages aside{padding:.5rem 0;border-bottom:1px solid var(--line)}
+.pages>summary{display:inline-block;padding:.3rem .8rem;border:1px solid var(--line);border-radius:6px}.pages[open]>summary{margin-bottom:.5rem}.pages nav{padding:.5rem 0;border-bottom:1px solid var(--line)}
 .pager{flex-direction:column}.pager a{max-width:none}footer{padding:1rem}
 }
 `;

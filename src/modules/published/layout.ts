@@ -144,7 +144,7 @@ function updated(at: string | undefined): string {
 function outline(page: PageView['page']): string {
   if (!page.showOutline || !page.headings.length) return '';
   const links = page.headings.map((h) => `<a class="d${h.depth}" href="#${esc(h.id)}">${esc(h.text)}</a>`).join('');
-  return `<details class="outline"><summary>On this page</summary><nav aria-label="On this page">${links}</nav></details>`;
+  return `<details class="outline"><summary>On this page</summary><aside aria-label="On this page">${links}</aside></details>`;
 }
 
 const pager = (v: PageView) =>
@@ -170,14 +170,15 @@ ${v.canonical ? `<link rel="canonical" href="${esc(v.canonical)}">` : ''}
 ${v.canonical ? `<meta property="og:url" content="${esc(v.canonical)}">` : ''}${page.description ? `<meta property="og:description" content="${esc(page.description)}">` : ''}
 ${faviconLink(v.chrome)}
 <style>${pageStyle(v.primaryColor)}</style></head><body>
-<header><a class="home" href="${esc(v.homeHref)}">${logos(v.chrome.logo, v.theme)}${esc(v.siteTitle)}</a><nav aria-label="Sections">${tabs(v.tabs)}</nav>
+<a class="skip" href="#content">Skip to content</a>
+<header><a class="home" href="${esc(v.homeHref)}">${logos(v.chrome.logo, v.theme)}${esc(v.siteTitle)}</a>${v.tabs.length ? `<nav aria-label="Sections">${tabs(v.tabs)}</nav>` : ''}
 ${v.chrome.headerLinks.length ? `<nav class="links" aria-label="Links">${nav(v.chrome.headerLinks)}</nav>` : ''}
 <form class="search" role="search" action="${esc(v.searchHref)}" method="get"><input type="search" name="q" placeholder="Search (/)" aria-label="Search" aria-keyshortcuts="/ Control+K"></form>
 ${themeSwitch(v)}</header>
-${v.variants.length > 1 ? `<div class="variants" aria-label="Variants">${nav(v.variants)}</div>` : ''}
+${v.variants.length > 1 ? `<nav class="variants" aria-label="Variants">${nav(v.variants)}</nav>` : ''}
 <main${mainClass ? ` class="${mainClass}"` : ''}>
-${page.showSidebar ? `<details class="pages"><summary>Menu</summary><aside aria-label="Pages">${sidebar(v.sidebar)}</aside></details>` : ''}
-${toc}<article>${page.showTitle ? `<h1>${esc(page.title)}</h1>` : ''}${page.showDescription && page.description ? `<p class="description">${esc(page.description)}</p>` : ''}
+${page.showSidebar ? `<details class="pages"><summary>Menu</summary><nav class="pages-list" aria-label="Pages">${sidebar(v.sidebar)}</nav></details>` : ''}
+${toc}<article id="content" tabindex="-1">${page.showTitle ? `<h1>${esc(page.title)}</h1>` : ''}${page.showDescription && page.description ? `<p class="description">${esc(page.description)}</p>` : ''}
 ${page.html}
 ${updated(page.updatedAt)}${pager(v)}
 </article>

@@ -56,7 +56,7 @@ describe.skipIf(!available)('published sites in a browser', () => {
     expect(await page.locator('article h1').first().textContent()).toBe('Welcome');
     await page.screenshot({ path: join(SCREENSHOTS, 'demo-light.png'), fullPage: true });
 
-    await page.locator('aside a', { hasText: 'Configuration' }).click();
+    await page.locator('nav.pages-list a', { hasText: 'Configuration' }).click();
     await page.waitForURL(/configuration$/);
     expect(await page.locator('article table th').first().textContent()).toBe('Setting');
 
@@ -157,7 +157,7 @@ describe.skipIf(!available)('published sites in a browser', () => {
         const r = el?.checkVisibility() ? el.getBoundingClientRect() : null;
         return r && r.width > 0 && r.height > 0 ? { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width) } : null;
       };
-      return { article: box('article')!, sidebarLink: box('aside a'), outline: box('.outline nav a'), outlineTitle: box('.outline summary'), menu: box('.pages summary'), sideways: document.documentElement.scrollWidth > window.innerWidth };
+      return { article: box('article')!, sidebarLink: box('nav.pages-list a'), outline: box('.outline aside a'), outlineTitle: box('.outline summary'), menu: box('.pages summary'), sideways: document.documentElement.scrollWidth > window.innerWidth };
     });
 
   it('fits a phone, a tablet and a desktop: a wide text column, the sidebar behind a menu on phones, the outline above the text below 1024 px', async () => {
@@ -172,13 +172,13 @@ describe.skipIf(!available)('published sites in a browser', () => {
         expect(seen[width].sidebarLink).toBeNull();
         expect(seen[width].outline).toBeNull();
         await page.locator('.pages summary', { hasText: 'Menu' }).click();
-        await page.locator('aside a', { hasText: 'Configuration' }).click();
+        await page.locator('nav.pages-list a', { hasText: 'Configuration' }).click();
         await page.waitForURL(/configuration$/);
         expect(await page.locator('article table th').first().textContent()).toBe('Setting');
         expect((await boxes(page)).sideways, 'the wide table scrolls inside itself').toBe(false);
         await page.goBack();
         await page.locator('.outline summary').click();
-        await page.locator('.outline nav a', { hasText: 'Start' }).click();
+        await page.locator('.outline aside a', { hasText: 'Start' }).click();
         await page.waitForURL(/#start$/);
       }
       expect(problems).toEqual([]);
@@ -206,7 +206,7 @@ describe.skipIf(!available)('published sites in a browser', () => {
     await page.locator('header .theme a', { hasText: 'Light' }).click();
     await page.waitForURL(/theme=light/);
     expect(await background()).toBe('rgb(255, 255, 255)');
-    await page.locator('aside a', { hasText: 'Install' }).click();
+    await page.locator('nav.pages-list a', { hasText: 'Install' }).click();
     await page.waitForURL(/install$/);
     expect(await background()).toBe('rgb(255, 255, 255)');
     await page.locator('header input[name=q]').fill('revisions');

@@ -197,7 +197,7 @@ describe('integration blocks on published pages', () => {
     const res = await page('hostile');
     expect(res.status).toBe(200);
     const html = await res.text();
-    const article = html.slice(html.indexOf('<article>'), html.indexOf('</article>'));
+    const article = html.slice(html.indexOf('<article id="content" tabindex="-1">'), html.indexOf('</article>'));
     expect(article).not.toMatch(/javascript:|data:text|<script|onerror|<button|<input/i);
     expect(article).not.toContain('<iframe');
     expect(article).toContain('&#x3C;b>not bold&#x3C;/b>');

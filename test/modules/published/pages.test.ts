@@ -256,7 +256,7 @@ describe('published pages', () => {
     expect(missing.status).toBe(404);
     expect(missing.text).toContain('<h1>Page not found</h1>');
     expect(missing.text).toContain('<details class="tabgroup">');
-    expect(missing.text).toMatch(/<aside aria-label="Pages">.*>REST<\/a>/s);
+    expect(missing.text).toMatch(/<nav class="pages-list" aria-label="Pages">.*>REST<\/a>/s);
     expect(missing.text).toContain('<meta name="robots" content="noindex,nofollow">');
   });
 
