@@ -137,7 +137,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const template = isNew ? pgliteTemplatePath(MIGRATIONS_FOLDER) : undefined;
   const fromTemplate = template !== undefined && copyPgliteTemplate(template, options.dataDir!);
   // Without a template (a fresh clone's first start), the migrated folder shipped in drizzle/pglite/.
-  const fromImage = isNew && !fromTemplate && unpackSeedImage(MIGRATIONS_FOLDER, options.dataDir!);
+  const fromImage = isNew && !fromTemplate && (await unpackSeedImage(MIGRATIONS_FOLDER, options.dataDir!));
   const client = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
   const db = drizzlePglite(client, { casing: CASING, logger }) as unknown as Db;
   try {

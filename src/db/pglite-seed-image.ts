@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
+import { createBrotliDecompress } from 'node:zlib';
 import { pgliteImageKey } from './pglite-template';
 
 /**
@@ -26,19 +26,40 @@ export function seedImageFolder(migrationsFolder: string): string {
 /**
  * Unpacks the shipped folder into an empty data folder; false when there is none for this key. Written
  * here, as the template is copied, rather than through PGlite's `loadDataDir` (which pushes the 41 MB
- * through its WebAssembly file system): PGlite then opens the folder like a restart.
+ * through its WebAssembly file system): PGlite then opens the folder like a restart. Streamed, one
+ * entry at a time, so no 41 MB buffer stays in memory (until a garbage collection) beside PGlite's.
  */
-export function unpackSeedImage(migrationsFolder: string, dataDir: string): boolean {
+export async function unpackSeedImage(migrationsFolder: string, dataDir: string): Promise<boolean> {
   if (process.env.QUIRE_PGLITE_SEED_IMAGE?.trim() === 'off') return false;
   const file = seedImagePath(migrationsFolder);
   if (!existsSync(file)) return false;
   let version: Buffer | undefined;
-  for (const entry of tarEntries(brotliDecompressSync(readFileSync(file)))) {
-    const target = join(dataDir, entry.name);
-    // Database files are the server's alone: owner-only, as initdb makes them.
-    if (entry.directory) mkdirSync(target, { recursive: true, mode: 0o700 });
-    else if (entry.name === 'PG_VERSION') version = entry.data;
-    else writeFileSync(target, entry.data, { mode: 0o600 });
+  let chunks: Buffer[] = [];
+  let have = 0;
+  // Bytes wanted before the next look: a header, then the whole entry (the largest, a WAL segment, 16 MB).
+  let need = 512;
+  for await (const chunk of createReadStream(file).pipe(createBrotliDecompress()) as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    have += chunk.length;
+    while (have >= need) {
+      const buffer = chunks.length > 1 ? Buffer.concat(chunks) : chunks[0]!;
+      const entry = nextEntry(buffer);
+      if (!entry) {
+        // The end of the archive: two zero blocks, then padding.
+        [chunks, have, need] = [[], 0, Infinity];
+        break;
+      }
+      if (entry.length > have) {
+        [chunks, need] = [[buffer], entry.length];
+        break;
+      }
+      const target = join(dataDir, entry.name);
+      // Database files are the server's alone: owner-only, as initdb makes them.
+      if (entry.directory) mkdirSync(target, { recursive: true, mode: 0o700 });
+      else if (entry.name === 'PG_VERSION') version = Buffer.from(entry.data);
+      else writeFileSync(target, entry.data, { mode: 0o600 });
+      [chunks, have, need] = [[buffer.subarray(entry.length)], have - entry.length, 512];
+    }
   }
   // Last: a folder with PG_VERSION counts as made (./pglite-template.ts), so a half-unpacked one must not have it.
   if (!version) throw new Error(`${file} holds no PG_VERSION`);
@@ -46,14 +67,28 @@ export function unpackSeedImage(migrationsFolder: string, dataDir: string): bool
   return true;
 }
 
-/** The entries of a plain (ustar) tar, in order; names that would leave the folder are refused. */
-export function* tarEntries(tar: Buffer): Generator<{ name: string; directory: boolean; data: Buffer }> {
-  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
-    const field = (from: number, length: number) => tar.toString('utf8', at + from, at + from + length).replace(/\0.*$/s, '');
-    const name = field(0, 100);
-    const size = parseInt(field(124, 12).trim() || '0', 8);
-    if (name.split('/').includes('..') || name.startsWith('/')) throw new Error(`unsafe name in the PGlite image: ${name}`);
-    yield { name: name.replace(/\/$/, ''), directory: field(156, 1) === '5', data: tar.subarray(at + 512, at + 512 + size) };
-    at += 512 + Math.ceil(size / 512) * 512;
+interface TarEntry {
+  name: string;
+  directory: boolean;
+  data: Buffer;
+  /** Bytes from its header to the next one. */
+  length: number;
+}
+
+/** The entry whose header starts `tar` (its data may not all be there yet: see `length`); undefined at the end. */
+function nextEntry(tar: Buffer): TarEntry | undefined {
+  if (tar.length < 512 || tar[0] === 0) return undefined;
+  const field = (from: number, length: number) => tar.toString('utf8', from, from + length).replace(/\0.*$/s, '');
+  const name = field(0, 100);
+  const size = parseInt(field(124, 12).trim() || '0', 8);
+  if (name.split('/').includes('..') || name.startsWith('/')) throw new Error(`unsafe name in the PGlite image: ${name}`);
+  return { name: name.replace(/\/$/, ''), directory: field(156, 1) === '5', data: tar.subarray(512, 512 + size), length: 512 + Math.ceil(size / 512) * 512 };
+}
+
+/** The entries of a whole plain (ustar) tar, in order; names that would leave the folder are refused. */
+export function* tarEntries(tar: Buffer): Generator<TarEntry> {
+  for (let entry = nextEntry(tar); entry; entry = nextEntry(tar)) {
+    yield entry;
+    tar = tar.subarray(entry.length);
   }
 }
