@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER, openDatabase } from '../../src/db/client';
 import { pgliteTemplatePath } from '../../src/db/pglite-template';
 import { users } from '../../src/db/schema/users';
@@ -15,8 +15,10 @@ describe.skipIf(process.env.DATABASE_URL)('PGlite data folder template', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'quire-template-test-'));
   const saved = process.env.QUIRE_PGLITE_TEMPLATE_DIR;
   const savedImage = process.env.QUIRE_PGLITE_SEED_IMAGE;
-  // The first folder must run initdb and leave the template: not start from the shipped image.
-  process.env.QUIRE_PGLITE_SEED_IMAGE = 'off';
+  beforeAll(() => {
+    // The first folder must run initdb and leave the template: not start from the shipped image.
+    process.env.QUIRE_PGLITE_SEED_IMAGE = 'off';
+  });
   afterAll(() => {
     if (saved === undefined) delete process.env.QUIRE_PGLITE_TEMPLATE_DIR;
     else process.env.QUIRE_PGLITE_TEMPLATE_DIR = saved;
