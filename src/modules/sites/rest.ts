@@ -10,15 +10,15 @@ import type {
   ShareLinkUpdateInput,
   SiteCreateInput,
   SiteListInput,
+  SiteRedirectCreateInput,
+  SiteRedirectLookupInput,
+  SiteRedirectUpdateInput,
   SiteSpaceAddInput,
   SiteSpaceUpdateInput,
   SiteUpdateInput,
   StructureSortInput,
 } from './input';
-import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentStructure } from './present';
-import type { SiteRedirectCreateInput, SiteRedirectLookupInput, SiteRedirectUpdateInput } from './input';
-import { presentSiteRedirect } from './present';
-import { createSiteRedirect, deleteSiteRedirect, getSiteRedirect, listSiteRedirects, resolveSiteRedirect, updateSiteRedirect } from './service';
+import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteRedirect, presentSiteSpace, presentStructure } from './present';
 import {
   getAdaptiveSchema,
   listTemplateConditions,
@@ -52,6 +52,12 @@ import {
   updateShareLink,
   updateSite,
   updateSiteSpace,
+  createSiteRedirect,
+  deleteSiteRedirect,
+  getSiteRedirect,
+  listSiteRedirects,
+  resolveSiteRedirect,
+  updateSiteRedirect,
 } from './service';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
