@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteRedirects } from '../../../src/db/schema/sites';
-import { TEST_ORIGIN, type TestApp } from '../../support/clients';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../support/clients';
+import { StatementLog } from '../../support/db';
 import { contentBench } from '../../support/change-requests';
 import { gid } from '../../support/doors';
-import type { Actor, OrgFixture } from '../../support/factories';
+import { buildOrganization, type Actor, type OrgFixture } from '../../support/factories';
 import { scenario } from '../../support/scenario';
 
 /**
@@ -280,5 +281,33 @@ describe('site redirects through GraphQL', () => {
     const deleted = await mutate('siteRedirectDelete', { redirectId }, acme.admin.token, 'deletedRedirectId');
     expect(deleted.data.siteRedirectDelete).toEqual({ deletedRedirectId: redirectId, userErrors: [] });
     expect((await admin('GET', `${s.path}/redirects`)).body.items).toEqual([]);
+  });
+});
+
+describe('what redirects cost readers', () => {
+  it('a page reads no redirect; a missing page one statement on the source index; a redirect to a site space nothing more', async () => {
+    const statements = new StatementLog();
+    const app = await startTestApp({}, { statements });
+    try {
+      const org = await buildOrganization(app.db, 'Costly');
+      const bench = await contentBench(() => app, () => org, [{ title: 'Welcome', markdown: 'Hello.' }]);
+      const call = async (method: string, path: string, body?: unknown) => (await app.rest(method, path, { token: org.admin.token, body })).body;
+      const site = await call('POST', `/v1/orgs/${org.organizationId}/sites`, { title: 'Docs', spaces: [bench.spaceId] });
+      const siteSpace = (await call('GET', `/v1/orgs/${org.organizationId}/sites/${site.id}/site-spaces`)).items[0];
+      await call('POST', `/v1/orgs/${org.organizationId}/sites/${site.id}/redirects`, { source: '/moved', destination: { kind: 'site-space', siteSpaceId: siteSpace.id } });
+      await call('POST', `/v1/orgs/${org.organizationId}/sites/${site.id}/publish`);
+      const url = (await call('GET', `/v1/orgs/${org.organizationId}/sites/${site.id}`)).urls.published as string;
+      const lookups = async (path: string) => {
+        const before = statements.statements.length;
+        const res = await app.app.fetch(new Request(`${url}${path}`, { redirect: 'manual' }));
+        await res.arrayBuffer();
+        return { status: res.status, redirects: statements.statements.slice(before).filter((st) => /"site_redirects"/.test(st.sql)).length };
+      };
+      expect(await lookups('/welcome')).toEqual({ status: 200, redirects: 0 });
+      expect(await lookups('/nowhere')).toEqual({ status: 404, redirects: 1 });
+      expect(await lookups('/moved')).toEqual({ status: 302, redirects: 1 });
+    } finally {
+      await app.close();
+    }
   });
 });
