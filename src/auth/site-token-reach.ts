@@ -9,6 +9,8 @@ function reachable(grant: SiteGrant, method: string, pathname: string): 'yes' | 
   // The space routes check the space against the grant: only the site's published spaces answer.
   if (parts[1] === 'spaces' && parts.length >= 3) return read ? 'yes' : 'write';
   if (pathname === `/v1/orgs/${grant.organizationId}/sites/${grant.siteId}/published`) return read ? 'yes' : 'write';
+  // The renderer asks for a redirect by source when a path is no page.
+  if (pathname === `/v1/orgs/${grant.organizationId}/sites/${grant.siteId}/redirect`) return read ? 'yes' : 'write';
   // Integration blocks of the site's pages render with the token (POST carries the request, it writes nothing).
   if (parts[1] === 'integrations' && parts.length === 4 && parts[3] === 'render') return read || method === 'POST' ? 'yes' : 'write';
   if (pathname === '/v1/urls/published') return read || method === 'POST' ? 'yes' : 'write';

@@ -57,6 +57,7 @@ export const TABLE_TENANCY: Readonly<Record<string, Tenancy>> = {
   site_sections: parent('sites'),
   site_section_groups: parent('sites'),
   share_links: parent('sites'),
+  site_redirects: organization,
   site_customizations: parent('sites'),
   site_publishing_auth: parent('sites'),
   translation_pages: parent('translations'),

@@ -142,6 +142,12 @@ const FACTORIES: Record<string, () => Promise<Built>> = {
     const { id } = await as('POST', `${org()}/sites/${siteId}/share-links`, { name: 'Preview' });
     return { ids: { siteId, shareLinkId: id }, present: () => listed(`${org()}/sites/${siteId}/share-links`, id) };
   },
+  '/v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId': async () => {
+    const siteId = await newSite();
+    const { id: siteSpaceId } = await as('POST', `${org()}/sites/${siteId}/site-spaces`, { spaceId: await newSpace() });
+    const { id } = await as('POST', `${org()}/sites/${siteId}/redirects`, { source: '/old', destination: { kind: 'site-space', siteSpaceId } });
+    return { ids: { siteId, siteRedirectId: id }, present: () => listed(`${org()}/sites/${siteId}/redirects`, id) };
+  },
   '/v1/orgs/:organizationId/link-invites/:inviteId': async () => {
     const { id } = await as('POST', `${org()}/link-invites`, { role: 'comment' });
     return { ids: { inviteId: id }, present: () => ok(`${org()}/link-invites/${id}`) };
@@ -305,6 +311,7 @@ const GRAPHQL_DELETES: [string, () => Record<string, unknown>][] = [
   ['siteSpaceRemove', () => ({ siteSpaceId: gid('SiteSpace', MISSING_ID) })],
   ['siteSectionGroupRemove', () => ({ groupId: gid('SiteSectionGroup', MISSING_ID) })],
   ['shareLinkDelete', () => ({ shareLinkId: gid('ShareLink', MISSING_ID) })],
+  ['siteRedirectDelete', () => ({ redirectId: gid('SiteRedirect', MISSING_ID) })],
   ['organizationLinkInviteDelete', () => ({ organizationId: gid('Organization', acme.organizationId), inviteId: MISSING_ID })],
   ['memberRemove', () => ({ memberId: memberGid(acme.organizationId, MISSING_ID) })],
   ['teamDelete', () => ({ teamId: gid('Team', MISSING_ID) })],

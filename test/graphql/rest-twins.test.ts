@@ -25,7 +25,7 @@ function twinProblem(twin: string): string | null {
 }
 
 /** GET routes ending in a literal segment that answer one object, not a list. */
-const ONE_OBJECT = /\/(user|content|pdf|adaptive-schema|published|customization|auth|render|document)$/;
+const ONE_OBJECT = /\/(user|content|pdf|adaptive-schema|published|customization|auth|render|document|redirect)$/;
 /** Twins that answer with a scalar where REST answers an object holding it. */
 const SCALAR_TWINS = new Set(['ChangeRequest.pdfUrl', 'Site.adaptiveSchema', 'Page.document']);
 

@@ -199,6 +199,11 @@ export const TWINS: Table = {
   'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema': 'Site.adaptiveSchema',
   'PUT /v1/orgs/:organizationId/sites/:siteId/adaptive-schema': 'Mutation.siteAdaptiveSchemaSet',
   'GET /v1/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions': 'Site.templateConditions',
+  'GET /v1/orgs/:organizationId/sites/:siteId/redirects': 'Site.redirects',
+  'POST /v1/orgs/:organizationId/sites/:siteId/redirects': 'Mutation.siteRedirectCreate',
+  'PATCH /v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId': 'Mutation.siteRedirectUpdate',
+  'DELETE /v1/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId': 'Mutation.siteRedirectDelete',
+  'GET /v1/orgs/:organizationId/sites/:siteId/redirect': 'Query.siteRedirectBySource',
 
   // SAML
   'GET /v1/orgs/:organizationId/saml': 'Organization.samlProviders',

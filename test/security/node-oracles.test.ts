@@ -43,6 +43,7 @@ const SEEN_BY: Record<string, readonly Caller[]> = {
   SiteSpace: WITH_A_ROLE,
   SiteSection: WITH_A_ROLE,
   SiteSectionGroup: WITH_A_ROLE,
+  SiteRedirect: WITH_A_ROLE,
   Translation: WITH_A_ROLE,
   OpenAPISpec: WITH_A_ROLE,
   Integration: ['guest', ...WITH_A_ROLE],
@@ -167,6 +168,7 @@ describe('GraphQL: every node type, every door, every caller', () => {
 /** Routes that show an object to callers who cannot otherwise see it, and why that is no oracle. */
 const OPEN_ROUTES: Record<string, string> = {
   '/v1/orgs/:organizationId/sites/:siteId/published': 'a published public site (as the fixture has) is anyone\'s to read',
+  '/v1/orgs/:organizationId/sites/:siteId/redirect': 'the redirects of a published public site are read by its readers, as its published content is',
 };
 
 /** The node type a route's path parameter names. */

@@ -89,11 +89,14 @@ export async function buildTenant(t: TestApp, acme: OrgFixture, engine: Translat
   const section = await as('POST', `${org}/sites/${site.id}/sections`, { spaceId: space, title: 'Guides' });
   const group = await as('POST', `${org}/sites/${site.id}/section-groups`, { title: 'Group', sections: [section.id] });
   const share = await as('POST', `${org}/sites/${site.id}/share-links`, { name: 'Preview' });
+  const redirect = await as('POST', `${org}/sites/${site.id}/redirects`, { source: '/old-guide', destination: { kind: 'site-space', siteSpaceId: siteSpace.id } });
   await as('PUT', `${org}/sites/${site.id}/customization`, (await as('GET', `${org}/sites/${site.id}/customization`)));
   await as('PATCH', `${org}/sites/${site.id}/publishing/auth`, { fallbackURL: 'https://login.example.com/start' });
   await as('POST', `${org}/sites/${site.id}/publish`);
   const published = (await as('GET', `${org}/sites/${site.id}`)).urls.published as string;
   for (const path of ['', '/guide']) expect((await t.app.fetch(new Request(`${published}${path}`))).status).toBe(200);
+  // A path that is no page: the site's redirect from it.
+  expect((await t.app.fetch(new Request(`${published}/old-guide`, { redirect: 'manual' }))).status).toBe(302);
 
   t.config.translate = { url: engine.url, key: 'secret-key' };
   t.config.fetchAllowHosts = [engine.host];
@@ -148,6 +151,7 @@ export async function buildTenant(t: TestApp, acme: OrgFixture, engine: Translat
       siteSectionId: section.id,
       siteSectionGroupId: group.id,
       shareLinkId: share.id,
+      siteRedirectId: redirect.id,
       translationId: translation.id,
       specSlug: 'pets',
       samlProviderId: provider.id,
@@ -175,7 +179,7 @@ export async function sweepGets(t: TestApp, ids: Record<string, string>, callers
       // A change request's routes name its own comments.
       const own = route.path.includes('/change-requests/') ? { ...ids, commentId: ids.crCommentId, replyId: ids.crReplyId } : ids;
       // The URL lookup needs a URL to look up: the site's own.
-      const query = route.path.endsWith('/search') ? '?query=guide' : route.path === '/v1/urls/published' ? `?url=${encodeURIComponent(ids.publishedUrl)}` : '';
+      const query = route.path.endsWith('/search') ? '?query=guide' : route.path.endsWith('/redirect') ? '?source=/old-guide' : route.path === '/v1/urls/published' ? `?url=${encodeURIComponent(ids.publishedUrl)}` : '';
       const path = fill(route.path, own) + query;
       const res = await t.app.fetch(new Request(`${TEST_ORIGIN}${path}`, { headers: { authorization: `Bearer ${caller.token}` } }));
       await res.arrayBuffer();

@@ -117,7 +117,40 @@ export const shareLinks = pgTable(
   (t) => [uniqueIndex('share_links_key_idx').on(t.key), index('share_links_site_idx').on(t.siteId, t.createdAt, t.id)],
 );
 
+/** What a redirect sends to: a section, a site space, or a page of a site space (the spec's SiteRedirectDestination). */
+export type SiteRedirectKind = 'site-section' | 'site-space' | 'site-page';
+
+/**
+ * A path of a published site that sends its readers elsewhere in the site. The destination's
+ * section or site space is a foreign key: removing it removes the redirects to it, so no stored
+ * redirect points nowhere (a page is content: a redirect to a page no longer there goes to its
+ * site space).
+ */
+export const siteRedirects = pgTable(
+  'site_redirects',
+  {
+    id: text().primaryKey(),
+    organizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    siteId: text()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    /** The path inside the site, `/old/page`, percent-escapes in upper case. */
+    source: text().notNull(),
+    kind: text().$type<SiteRedirectKind>().notNull(),
+    siteSectionId: text().references(() => siteSections.id, { onDelete: 'cascade' }),
+    siteSpaceId: text().references(() => siteSpaces.id, { onDelete: 'cascade' }),
+    pageId: text(),
+    createdAt: ts().notNull().defaultNow(),
+    updatedAt: ts().notNull().defaultNow(),
+  },
+  // The source index answers the lookup on a reader's missing page; the other, the list in order.
+  (t) => [uniqueIndex('site_redirects_source_idx').on(t.siteId, t.source), index('site_redirects_site_idx').on(t.siteId, t.createdAt, t.id)],
+);
+
 export type SiteRow = typeof sites.$inferSelect;
+export type SiteRedirectRow = typeof siteRedirects.$inferSelect;
 export type SiteSpaceRow = typeof siteSpaces.$inferSelect;
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
 export type SiteSectionRow = typeof siteSections.$inferSelect;

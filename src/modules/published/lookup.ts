@@ -9,6 +9,7 @@ import { spaceById } from '../spaces/service';
 import type { SiteRow } from '../../db/schema/sites';
 import { urlLookupSchema, type UrlLookupInput } from './input';
 import { locate } from './reader';
+import { lookupRedirect } from './redirects';
 import { existingPublishingAuth } from './settings';
 import { verifyVisitorToken } from './visitor-token';
 
@@ -143,6 +144,8 @@ export async function lookupPublishedUrl(ctx: RequestContext, input: UrlLookupIn
   const space = await spaceById(ctx).load(place.variant.spaceId);
   if (!space || space.deletedAt) throw missing();
   const pathname = rest.slice(place.consumed).join('/');
+  const redirected = await lookupRedirect(ctx, site, tree, rest, space.id, pathname);
+  if (redirected) return redirected;
   const root = publishedUrl(ctx, site);
   const canonical = [root, place.prefix, pathname].filter(Boolean).join('/');
 

@@ -17,6 +17,7 @@ import { renderTheme, themeOf, type Theme } from './theme';
 import { MISSING_SITE_HTML, NOT_FOUND, siteNotFound } from './not-found';
 import { siteScripts, type SiteScript } from './scripts';
 import { customizationOf, existingPublishingAuth } from './settings';
+import { readerRedirect } from './redirects';
 import { announceView, type ViewVisitor } from './views';
 import { verifyVisitorToken } from './visitor-token';
 import { WEBFRAME_HOST_PATH, WEBFRAME_HOST_SCRIPT } from './webframe-host';
@@ -188,7 +189,7 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   const searchAt = req.segments.indexOf('~search');
   const cut = filesAt >= 0 ? filesAt : searchAt;
   const place = locate(site, tree, claims, cut >= 0 ? req.segments.slice(0, cut) : req.segments);
-  if (!place) return notFoundInSite();
+  if (!place) return (await readerRedirect(ctx, site, tree, req.segments)) ?? notFoundInSite();
   const space = await spaceById(ctx).load(place.variant.spaceId);
   if (!space || space.deletedAt) return notFoundInSite();
   const content = await withComputedPages(ctx, await contentAt(ctx, space, space.revisionId));
@@ -209,6 +210,8 @@ export async function readPublished(ctx: RequestContext, req: PublishedRequest):
   }
   const entry = place.pagePath ? content.tree.byPath.get(place.pagePath) : pages[0] && content.tree.byId.get(pages[0].data.id);
   if (!entry || entry.page.data.type !== 'document') {
+    const redirected = await readerRedirect(ctx, site, tree, req.segments, place.pagePath);
+    if (redirected) return redirected;
     // Inside a space the reader can open, a missing page keeps the site around it: header, sidebar, theme.
     const first = pages[0] && content.tree.byId.get(pages[0].data.id);
     if (!first) return notFoundInSite();

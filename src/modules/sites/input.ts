@@ -137,3 +137,36 @@ export const structureSortSchema = z
   )
   .strict();
 export type StructureSortInput = z.input<typeof structureSortSchema>;
+
+/** The spec's SiteRedirectSourcePath: `/` then segments of unreserved characters and percent-escapes, at most 512 characters. */
+const SOURCE_PATH = /^\/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+)*$/;
+export const redirectSource = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(512, `${field} must be at most 512 characters`)
+    .regex(SOURCE_PATH, `${field} must be a path like /old/page: "/" then segments of letters, digits, "-", ".", "_", "~" and percent-escapes, no trailing "/"`)
+    // One spelling per path: `%2f` and `%2F` are the same escape.
+    .transform((s) => s.replace(/%[0-9a-f]{2}/gi, (e) => e.toUpperCase()));
+
+const destination = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.literal('site-section'), siteSectionId: id('destination.siteSectionId') }).strict(),
+    z.object({ kind: z.literal('site-space'), siteSpaceId: id('destination.siteSpaceId') }).strict(),
+    z.object({ kind: z.literal('site-page'), siteSpaceId: id('destination.siteSpaceId'), pageId: id('destination.pageId') }).strict(),
+  ],
+  { error: 'destination must be { kind: "site-section", siteSectionId }, { kind: "site-space", siteSpaceId } or { kind: "site-page", siteSpaceId, pageId }' },
+);
+export type SiteRedirectDestination = z.output<typeof destination>;
+
+export const siteRedirectCreateSchema = z.object({ source: redirectSource('source'), destination }, bodyObject).strict();
+export type SiteRedirectCreateInput = z.input<typeof siteRedirectCreateSchema>;
+
+export const siteRedirectUpdateSchema = z
+  .object({ source: redirectSource('source').optional(), destination: destination.optional() }, bodyObject)
+  .strict()
+  .refine((b) => b.source !== undefined || b.destination !== undefined, { message: 'source or destination must be given' });
+export type SiteRedirectUpdateInput = z.input<typeof siteRedirectUpdateSchema>;
+
+export const siteRedirectLookupSchema = z.object({ source: redirectSource('source'), shareKey: z.string().max(200, 'shareKey is not a share key').optional() }).strict();
+export type SiteRedirectLookupInput = z.input<typeof siteRedirectLookupSchema>;

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { presentSpace } from '../spaces/present';
 import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
-import type { ShareLinkRow, SiteRow } from '../../db/schema/sites';
+import type { ShareLinkRow, SiteRedirectRow, SiteRow } from '../../db/schema/sites';
 
 /** The platform's Site. */
 export async function presentSite(ctx: RequestContext, site: SiteRow) {
@@ -111,4 +111,15 @@ export async function presentPublishedSite(ctx: RequestContext, { site, structur
 
 export function presentAdaptiveSchema({ schema, updatedAt }: { schema: Record<string, unknown>; updatedAt: Date }) {
   return { object: 'site-adaptive-schema' as const, jsonSchema: schema, updatedAt: updatedAt.toISOString() };
+}
+
+/** The platform's SiteRedirect: its destination as the spec's SiteRedirectDestination. */
+export function presentSiteRedirect(_ctx: RequestContext, { redirect }: { redirect: SiteRedirectRow }) {
+  const destination =
+    redirect.kind === 'site-section'
+      ? { kind: 'site-section' as const, siteSectionId: redirect.siteSectionId! }
+      : redirect.kind === 'site-space'
+        ? { kind: 'site-space' as const, siteSpaceId: redirect.siteSpaceId! }
+        : { kind: 'site-page' as const, siteSpaceId: redirect.siteSpaceId!, pageId: redirect.pageId! };
+  return { object: 'site-redirect' as const, id: redirect.id, source: redirect.source, destination };
 }

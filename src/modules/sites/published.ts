@@ -20,6 +20,12 @@ async function opensSite(ctx: RequestContext, site: SiteRow, key: string | undef
  * URL lookup gave (how visitor-authenticated sites are read): to anyone else it is a missing site.
  */
 export async function publishedSite(ctx: RequestContext, organizationId: string, siteId: string, shareKey?: string): Promise<{ site: SiteRow; structure: StructureView }> {
+  const site = await readablePublishedSite(ctx, organizationId, siteId, shareKey);
+  return { site, structure: await structureOf(ctx, await loadTree(ctx.db, site), true) };
+}
+
+/** The site of the rule above, for what else its readers may ask of it (its redirects). */
+export async function readablePublishedSite(ctx: RequestContext, organizationId: string, siteId: string, shareKey?: string): Promise<SiteRow> {
   requireViewer(ctx);
   const site = await siteById(ctx).load(siteId);
   if (!site || site.organizationId !== organizationId) throw new NotFoundError('Site');
@@ -28,7 +34,7 @@ export async function publishedSite(ctx: RequestContext, organizationId: string,
     site.published &&
     (site.visibility === 'public' || site.visibility === 'unlisted' || (site.visibility === 'share-link' && (await opensSite(ctx, site, shareKey))) || (await ctx.authz.can('site:readPublished', site)));
   if (!member && !open) throw new NotFoundError('Site');
-  return { site, structure: await structureOf(ctx, await loadTree(ctx.db, site), true) };
+  return site;
 }
 
 /** The same, for a site named by its id alone (GraphQL's global ID carries no organization). */

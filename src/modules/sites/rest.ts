@@ -10,12 +10,15 @@ import type {
   ShareLinkUpdateInput,
   SiteCreateInput,
   SiteListInput,
+  SiteRedirectCreateInput,
+  SiteRedirectLookupInput,
+  SiteRedirectUpdateInput,
   SiteSpaceAddInput,
   SiteSpaceUpdateInput,
   SiteUpdateInput,
   StructureSortInput,
 } from './input';
-import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentStructure } from './present';
+import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteRedirect, presentSiteSpace, presentStructure } from './present';
 import {
   getAdaptiveSchema,
   listTemplateConditions,
@@ -49,6 +52,12 @@ import {
   updateShareLink,
   updateSite,
   updateSiteSpace,
+  createSiteRedirect,
+  deleteSiteRedirect,
+  getSiteRedirect,
+  listSiteRedirects,
+  resolveSiteRedirect,
+  updateSiteRedirect,
 } from './service';
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
@@ -205,4 +214,38 @@ export function siteRoutes(r: RestRouter): void {
     status: 200,
     body: await presentPublishedSite(ctx, await publishedSite(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
   }));
+
+  siteRedirectRoutes(r);
+}
+
+/** The spec's site-redirects: managed by those who manage the site, read by source by its readers (the renderer's site token too). */
+function siteRedirectRoutes(r: RestRouter): void {
+  const redirectOfPath = (ctx: RequestContext, params: Record<string, string>) => getSiteRedirect(ctx, params.organizationId, params.siteId, params.siteRedirectId);
+
+  r.get(`${SITE}/redirects`, async ({ ctx, params, query }) => ({
+    status: 200,
+    body: await renderList(ctx, await listSiteRedirects(ctx, await siteOfPath(ctx, params), pageArgs(query), REST_MAX), presentSiteRedirect),
+  }));
+
+  r.post(`${SITE}/redirects`, async ({ ctx, params, body }) => ({
+    status: 201,
+    body: presentSiteRedirect(ctx, await createSiteRedirect(ctx, await siteOfPath(ctx, params), bodyAs<SiteRedirectCreateInput>(body))),
+  }));
+
+  r.patch(`${SITE}/redirects/:siteRedirectId`, async ({ ctx, params, body }) => ({
+    status: 200,
+    body: presentSiteRedirect(ctx, await updateSiteRedirect(ctx, await redirectOfPath(ctx, params), bodyAs<SiteRedirectUpdateInput>(body))),
+  }));
+
+  // 204 whether it was there or not (the API document's rule 5, which the spec's 205 "deleted" gives way to).
+  r.delete(`${SITE}/redirects/:siteRedirectId`, async ({ ctx, params }) => {
+    await deleteSiteRedirect(ctx, await redirectOfPath(ctx, params));
+    return { status: 204 };
+  });
+
+  r.get(`${SITE}/redirect`, async ({ ctx, params, query }) => {
+    const shareKey = optionalParam(query, 'shareKey');
+    const found = await resolveSiteRedirect(ctx, params.organizationId, params.siteId, { source: query.get('source') ?? undefined, ...(shareKey ? { shareKey } : {}) } as SiteRedirectLookupInput);
+    return { status: 200, body: { redirect: presentSiteRedirect(ctx, found), target: found.target } };
+  });
 }

@@ -18,6 +18,9 @@ import { checkAdaptiveSchema, EMPTY_ADAPTIVE_SCHEMA, templateConditions, type Ad
 import { assertCanManage, assertCanView, getSite, getSiteById, pathOf, spacesOfOrganization, uniquePath } from './site-access';
 import { loadTree, spacesOf } from './structure';
 import { sites, siteSections, siteSpaces, type SiteRow } from '../../db/schema/sites';
+import { publishedUrl } from './urls';
+
+export { publishedUrl };
 
 const siteOrder = byTimeThenId<SiteRow>(sites.createdAt, (s) => s.createdAt, sites.id);
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -144,16 +147,6 @@ export async function setPublished(ctx: RequestContext, site: SiteRow, published
 }
 
 /**
- * Where the site is read when published: at its proxy's URL when it has one (the proxy forwards to
- * Quire, which knows the site by the Host and path), else under the organization on Quire's own
- * origin, at its basename (else its id).
- */
-export function publishedUrl(ctx: RequestContext, site: SiteRow): string {
-  if (site.proxyOrigin) return `https://${site.proxyOrigin}`;
-  return `${ctx.config.publicUrl}/sites/${site.organizationId}/${site.basename ?? site.id}`;
-}
-
-/**
  * System use: which published site a request for another host is for, and the path inside it: a
  * site whose proxy is that host and a leading part of the path, or a site (by basename) of the
  * organization whose hostname is the host's first label.
@@ -204,6 +197,20 @@ export {
 export { publishedSite, publishedSiteById } from './published';
 export { getSectionById, getSectionGroupById, getShareLinkById, getSiteSpaceById } from './lookup';
 export { completeCustomization, DEFAULT_CUSTOMIZATION } from './customization';
+export {
+  createSiteRedirect,
+  deleteSiteRedirect,
+  findRedirect,
+  getSiteRedirect,
+  getSiteRedirectById,
+  listSiteRedirects,
+  MAX_REDIRECTS_PER_SITE,
+  resolveSiteRedirect,
+  resolveSiteRedirectById,
+  siteRedirectTarget,
+  updateSiteRedirect,
+  type SiteRedirectInSite,
+} from './redirects';
 
 /** The site's adaptive schema: the JSON Schema of its visitors' claims (an empty object of claims until set). */
 export async function getAdaptiveSchema(ctx: RequestContext, site: SiteRow): Promise<{ schema: AdaptiveSchema; updatedAt: Date }> {

@@ -1,7 +1,7 @@
 import { builder } from '../../../graphql/builder';
 import { enumValues } from '../../../graphql/enums';
 import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES } from '../../../domain/sites';
-import type { SectionGroupView, SectionView, ShareLinkInSite, SiteSpaceInSite } from '../service';
+import type { SectionGroupView, SectionView, ShareLinkInSite, SiteRedirectInSite, SiteSpaceInSite } from '../service';
 import type { SiteRow } from '../../../db/schema/sites';
 
 export const SiteRef = builder.objectRef<SiteRow>('Site');
@@ -9,6 +9,7 @@ export const SiteSpaceRef = builder.objectRef<SiteSpaceInSite>('SiteSpace');
 export const SiteSectionRef = builder.objectRef<SectionView>('SiteSection');
 export const SiteSectionGroupRef = builder.objectRef<SectionGroupView>('SiteSectionGroup');
 export const ShareLinkRef = builder.objectRef<ShareLinkInSite>('ShareLink');
+export const SiteRedirectRef = builder.objectRef<SiteRedirectInSite>('SiteRedirect');
 
 export const SiteTypeEnum = builder.enumType('SiteType', {
   description: "The site's plan: what features it may use.",
