@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
+import type { PageHitInPlace, SpaceHitInPlace } from '../content/service';
 import { presentSpace } from '../spaces/present';
 import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
 import type { ShareLinkRow, SiteRow } from '../../db/schema/sites';
@@ -112,3 +113,30 @@ export async function presentPublishedSite(ctx: RequestContext, { site, structur
 export function presentAdaptiveSchema({ schema, updatedAt }: { schema: Record<string, unknown>; updatedAt: Date }) {
   return { object: 'site-adaptive-schema' as const, jsonSchema: schema, updatedAt: updatedAt.toISOString() };
 }
+
+/**
+ * A page hit as the spec's SearchPageResult, with what the renderer also reads of the platform's
+ * answer: `score` (it orders pages of all spaces by it) and `ancestors` (its breadcrumbs).
+ */
+function presentSearchPageHit(ctx: RequestContext, hit: PageHitInPlace) {
+  const url = `${ctx.config.appUrl}/o/${hit.organizationId}/s/${hit.spaceId}/${hit.path}`;
+  return {
+    id: hit.pageId,
+    title: hit.title,
+    path: hit.path,
+    score: hit.score,
+    ancestors: hit.ancestors,
+    sections: hit.sections.map((s) => ({
+      id: s.anchor || hit.pageId,
+      title: s.heading || hit.title,
+      path: s.anchor ? `${hit.path}#${s.anchor}` : hit.path,
+      body: s.snippet,
+      score: s.score,
+      urls: { app: s.anchor ? `${url}#${s.anchor}` : url },
+    })),
+    urls: { app: url },
+  };
+}
+
+/** A space hit of a site's search as the spec's SearchSpaceResult. */
+export const presentSiteSearchHit = (ctx: RequestContext, hit: SpaceHitInPlace) => ({ id: hit.spaceId, title: hit.title, pages: hit.pages.map((p) => presentSearchPageHit(ctx, p)) });

@@ -15,7 +15,8 @@ import type {
   SiteUpdateInput,
   StructureSortInput,
 } from './input';
-import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentStructure } from './present';
+import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentSiteSearchHit, presentStructure } from './present';
+import { searchSite, type SiteSearchInput } from './service';
 import {
   getAdaptiveSchema,
   listTemplateConditions,
@@ -205,4 +206,9 @@ export function siteRoutes(r: RestRouter): void {
     status: 200,
     body: await presentPublishedSite(ctx, await publishedSite(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
   }));
+
+  r.post(`${SITE}/search`, async ({ ctx, params, query, body }) => {
+    const page = await searchSite(ctx, params.organizationId, params.siteId, bodyAs<SiteSearchInput>(body), pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentSiteSearchHit) };
+  });
 }

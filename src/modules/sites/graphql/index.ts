@@ -1,3 +1,4 @@
 import './types';
 import './mutations';
 import './readers';
+import './search';
