@@ -11,8 +11,10 @@ function reachable(grant: SiteGrant, method: string, pathname: string): 'yes' | 
   if (parts[1] === 'spaces' && parts.length === 6 && parts.slice(3).join('/') === 'content/computed/document') return method === 'POST' ? 'yes' : 'no';
   if (parts[1] === 'spaces' && parts.length >= 3) return read ? 'yes' : 'write';
   if (pathname === `/v1/orgs/${grant.organizationId}/sites/${grant.siteId}/published`) return read ? 'yes' : 'write';
-  // Searching the site is a read sent as a POST; another site's search is out of reach like any other route.
-  if (pathname === `/v1/orgs/${grant.organizationId}/sites/${grant.siteId}/search`) return read || method === 'POST' ? 'yes' : 'write';
+  // Searching a site is a read sent as a POST: its own site's answers, another site's is missing (404), as its other reads are.
+  if (method === 'POST' && parts.length === 6 && parts[1] === 'orgs' && parts[3] === 'sites' && parts[5] === 'search') {
+    return pathname === `/v1/orgs/${grant.organizationId}/sites/${grant.siteId}/search` ? 'yes' : 'no';
+  }
   // Integration blocks of the site's pages render with the token (POST carries the request, it writes nothing).
   if (parts[1] === 'integrations' && parts.length === 4 && parts[3] === 'render') return read || method === 'POST' ? 'yes' : 'write';
   if (pathname === '/v1/urls/published') return read || method === 'POST' ? 'yes' : 'write';
