@@ -6,6 +6,12 @@ import type { PageDocumentReadInput, PageReadInput, RevisionReadInput } from '..
 import { presentPageHit, presentSemanticChange, presentSpaceHit, renderBacklinks, renderLinks, presentFile, presentPage, presentRevision } from './present';
 import {
   allPagesOf,
+  computeDocument,
+  getDocumentById,
+  getEmbed,
+  getReusableContent,
+  type ComputedDocumentInput,
+  type DocumentSchemaInput,
   blockLanguages,
   applyTemplate,
   importContent,
@@ -29,7 +35,6 @@ import {
   searchOrganizationContent,
   searchSpace,
 } from './service';
-import { computeDocument, getDocumentById, getEmbed, getReusableContent, type ComputedDocumentInput, type DocumentSchemaInput } from './service';
 
 const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
 const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;

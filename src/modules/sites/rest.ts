@@ -16,8 +16,9 @@ import type {
   StructureSortInput,
 } from './input';
 import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteSpace, presentSiteSearchHit, presentStructure } from './present';
-import { searchSite, type SiteSearchInput } from './service';
 import {
+  searchSite,
+  type SiteSearchInput,
   getAdaptiveSchema,
   listTemplateConditions,
   publishedSite,
