@@ -2,6 +2,7 @@ import { GitBookAPI, type GitBookAPIError, type PublishedSiteContent } from '@gi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty, type DemoData } from '../../src/app/seed';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
+import { StatementLog } from '../support/db';
 import { gid, MISSING } from '../support/doors';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { validateResponse } from '../support/openapi';
@@ -21,6 +22,7 @@ let org: string;
 let siteId: string;
 let spaces: Record<string, string>;
 let other: OrgFixture;
+const statements = new StatementLog();
 
 const SPEC = `openapi: 3.0.3
 info: { title: Pets, version: 1.0.0 }
@@ -33,7 +35,7 @@ components:
 `;
 
 beforeAll(async () => {
-  t = await startTestApp({}, { jobs: true });
+  t = await startTestApp({}, { jobs: true, statements });
   demo = (await seedDemoIfEmpty(t.db))!;
   org = demo.organizationId;
   server = await t.serve();
@@ -155,6 +157,22 @@ describe('searchSiteContent', () => {
     expect((await bad({ query: 'token', scope: { mode: 'specific' } })).message).toMatch(/siteSpaceIds/);
     expect((await bad({ query: 'token', mode: 'current' })).message).toMatch(/siteSpaceId/);
     expect((await t.rest('POST', searchPath(MISSING), { token, body: {} })).status).toBe(404);
+  });
+
+  it('costs the same eight statements whatever the number of spaces searched, once their index is fresh', async () => {
+    const body = { query: 'token OR install', scope: { mode: 'all' } };
+    await t.rest('POST', searchPath(), { token, body });
+    const count = async (b: unknown) => {
+      const before = statements.statements.length;
+      expect((await t.rest('POST', searchPath(), { token, body: b })).status).toBe(200);
+      return statements.statements.slice(before).map((s) => s.sql.slice(0, 60));
+    };
+    const both = await count(body);
+    const ids = await siteSpaceIds();
+    const one = await count({ ...body, scope: { mode: 'specific', siteSpaceIds: [ids['Getting started']] } });
+    expect(both.length).toBe(one.length);
+    // The token against its site, the site, its sections, groups and site spaces, their spaces (one batch), the index's freshness, the search.
+    expect(both, both.join('\n')).toHaveLength(8);
   });
 
   it('has its GraphQL twin, Query.siteSearch, for members', async () => {
