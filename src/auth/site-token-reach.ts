@@ -9,6 +9,8 @@ function reachable(grant: SiteGrant, method: string, pathname: string): 'yes' | 
   // The space routes check the space against the grant: only the site's published spaces answer.
   // Computing a document is a read sent as a POST (its source is the body).
   if (parts[1] === 'spaces' && parts.length === 6 && parts.slice(3).join('/') === 'content/computed/document') return method === 'POST' ? 'yes' : 'no';
+  // Change requests are drafts, not published content: missing to the token (its site's URLs never name one).
+  if (parts[1] === 'spaces' && parts[3] === 'change-requests') return read ? 'no' : 'write';
   if (parts[1] === 'spaces' && parts.length >= 3) return read ? 'yes' : 'write';
   if (pathname === `/v1/orgs/${grant.organizationId}/sites/${grant.siteId}/published`) return read ? 'yes' : 'write';
   // Searching a site is a read sent as a POST: its own site's answers, another site's is missing (404), as its other reads are.

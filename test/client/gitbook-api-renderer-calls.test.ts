@@ -292,6 +292,10 @@ describe('getChangeRequestChanges', () => {
     expect(data.changes.length).toBeGreaterThan(0);
     expect(data.changes[0]).toMatchObject({ type: expect.stringMatching(/^page_/) });
     expect(await refusal(reader.spaces.getChangeRequestChanges(guide, cr.id))).toMatchObject({ code: 404 });
+    // Nor does the token list or read a change request: drafts are not the site's published content.
+    for (const path of ['', `/${cr.id}`, `/${cr.id}/content`, `/${cr.id}/content/pages`]) {
+      expect((await t.rest('GET', `/v1/spaces/${guide}/change-requests${path}`, { token })).status, path).toBe(404);
+    }
     expect((await t.rest('GET', `/v1/spaces/${guide}/change-requests/${cr.id}/changes?limit=0`, { token: demo.token })).status).toBe(400);
     expect((await t.rest('GET', `/v1/spaces/${guide}/change-requests/${cr.id}/changes`, { token: other.admin.token })).status).toBe(404);
     const res = await t.graphql('query ($id: ID!) { node(id: $id) { ... on ChangeRequest { semanticChanges(limit: 100) { type page { title } } } } }', { id: gid('ChangeRequest', cr.id) }, demo.token);
