@@ -39,8 +39,9 @@ const sitePolicies: { [A in Action]: SiteGrantPolicy<A> } = {
   'site:manage': never,
   'translation:view': never,
   'translation:manage': never,
-  // Public and unlisted integrations render the blocks of the site's pages.
-  'integration:view': (_, row) => row.visibility !== 'private',
+  // Public and unlisted integrations render the blocks of the site's pages, and so do the private
+  // ones of the site's own organization (its published pages already show their blocks).
+  'integration:view': (g, row) => row.visibility !== 'private' || row.ownerId === g.organizationId,
   'integration:publish': never,
   'integration:operate': never,
   'installation:view': never,

@@ -25,9 +25,9 @@ function twinProblem(twin: string): string | null {
 }
 
 /** GET routes ending in a literal segment that answer one object, not a list. */
-const ONE_OBJECT = /\/(user|content|pdf|adaptive-schema|published|customization|auth|render|document|redirect)$/;
+const ONE_OBJECT = /\/(user|content|pdf|adaptive-schema|published|customization|auth|render|document|redirect|embed)$/;
 /** Twins that answer with a scalar where REST answers an object holding it. */
-const SCALAR_TWINS = new Set(['ChangeRequest.pdfUrl', 'Site.adaptiveSchema', 'Page.document']);
+const SCALAR_TWINS = new Set(['ChangeRequest.pdfUrl', 'Site.adaptiveSchema', 'Page.document', 'Space.document', 'ReusableContent.document']);
 
 /** Why the kind of a GET route's twin does not match what the route answers (a list or one object), or null. */
 function kindProblem(route: string, twin: string): string | null {

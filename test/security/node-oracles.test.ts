@@ -196,7 +196,7 @@ describe('REST: every GET route, every caller', () => {
     const home: Partial<Record<Caller, string>> = { outsider: w.other.organizationId, foreignInstallation: w.other.organizationId, foreignIntegration: w.other.organizationId };
     const get = async (caller: Caller, path: string) => {
       const token = w.tokens[caller];
-      const res = await w.t.app.fetch(new Request(`${TEST_ORIGIN}${path}${path.endsWith('/search') ? '?query=guide' : ''}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
+      const res = await w.t.app.fetch(new Request(`${TEST_ORIGIN}${path}${path.endsWith('/search') ? '?query=guide' : path.endsWith('/embed') ? '?url=https%3A%2F%2Fexample.com' : ''}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
       const text = await res.text();
       return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
     };

@@ -179,7 +179,7 @@ export async function sweepGets(t: TestApp, ids: Record<string, string>, callers
       // A change request's routes name its own comments.
       const own = route.path.includes('/change-requests/') ? { ...ids, commentId: ids.crCommentId, replyId: ids.crReplyId } : ids;
       // The URL lookup needs a URL to look up: the site's own.
-      const query = route.path.endsWith('/search') ? '?query=guide' : route.path.endsWith('/redirect') ? '?source=/old-guide' : route.path === '/v1/urls/published' ? `?url=${encodeURIComponent(ids.publishedUrl)}` : '';
+      const query = route.path.endsWith('/search') ? '?query=guide' : route.path.endsWith('/redirect') ? '?source=/old-guide' : route.path === '/v1/urls/published' ? `?url=${encodeURIComponent(ids.publishedUrl)}` : route.path.endsWith('/embed') ? '?url=https%3A%2F%2Fexample.com' : '';
       const path = fill(route.path, own) + query;
       const res = await t.app.fetch(new Request(`${TEST_ORIGIN}${path}`, { headers: { authorization: `Bearer ${caller.token}` } }));
       await res.arrayBuffer();

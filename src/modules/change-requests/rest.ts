@@ -1,11 +1,11 @@
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { RevisionReadInput, PageReadInput } from '../../domain/content';
-import { presentFile, presentPage, presentRevision, renderBacklinks, renderLinks } from '../content/present';
+import { presentFile, presentPage, presentSemanticChange, presentRevision, renderBacklinks, renderLinks } from '../content/present';
 import { allPagesOf, fileOf, filesOf, findPage, importContent, pageBodies } from '../content/service';
 import type { ChangeRequestCreateInput, ChangeRequestListInput, ChangeRequestUpdateInput, PdfQueryInput } from './input';
 import { presentChangeRequest } from './present';
-import { changeRequestContent, changeRequestEditTarget, changeRequestPdfUrl, createChangeRequest, getChangeRequest, listChangeRequests, mergeChangeRequest, updateChangeRequest, updateFromSpace } from './service';
+import { changeRequestContent, changeRequestEditTarget, changeRequestPdfUrl, changeRequestSemanticChanges, createChangeRequest, getChangeRequest, listChangeRequests, mergeChangeRequest, updateChangeRequest, updateFromSpace } from './service';
 
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 
@@ -43,6 +43,11 @@ export function changeRequestRoutes(r: RestRouter): void {
   r.post(`${CR}/update`, async ({ ctx, params }) => {
     const { revision, result } = await updateFromSpace(ctx, await getChangeRequest(ctx, params.spaceId, params.changeRequestId));
     return { status: 200, body: { revision, result } };
+  });
+
+  r.get(`${CR}/changes`, async ({ ctx, params, query }) => {
+    const { changes, more } = await changeRequestSemanticChanges(ctx, await getChangeRequest(ctx, params.spaceId, params.changeRequestId), { limit: optionalParam(query, 'limit') });
+    return { status: 200, body: { changes: await Promise.all(changes.map((c) => presentSemanticChange(ctx, c))), ...(more ? { more } : {}) } };
   });
 
   r.get(`${CR}/pdf`, async ({ ctx, params, query }) => {

@@ -387,3 +387,4 @@ export async function watchChangeRequests(ctx: RequestContext, spaceId: string, 
     signal,
   );
 }
+export { changeRequestSemanticChanges } from './semantic-changes';

@@ -7,7 +7,7 @@ import { presentSpace } from '../spaces/present';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
 import { optionalParam } from '../../rest/router';
 import type { LinkQueryInput } from './input';
-import { countedDocument, type BlockLanguages, fileBacklinksOf, fileDownloadUrl, linksOf, pageBodies, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
+import { countedDocument, type BlockLanguages, fileBacklinksOf, fileDownloadUrl, linksOf, pageBodies, type ContentRef, type LinkUsage, type PageEntry, type PageHit, type SemanticChange, type SpaceContent, type SpaceHit, type TreeFile, type TreePage } from './service';
 
 /** What a page's body is given as: markdown (lists), or the format asked for (one page). */
 export type BodyFormat = 'markdown' | 'document';
@@ -147,4 +147,13 @@ export async function renderLinks(ctx: RequestContext, content: SpaceContent, qu
 export async function renderBacklinks(ctx: RequestContext, content: SpaceContent, fileId: string, query: URLSearchParams) {
   const { page } = await fileBacklinksOf(ctx, content, fileId, pageArgs(query), REST_MAX);
   return { status: 200, body: await renderList(ctx, page, await pageLocationPresenter(ctx, content, page.items)) };
+}
+
+/** A change as the spec's RevisionSemanticChange: files with their download URL. */
+export async function presentSemanticChange(ctx: RequestContext, change: SemanticChange) {
+  if (change.type === 'file_created' || change.type === 'file_deleted' || change.type === 'file_edited') {
+    const { id, name, contentType, downloadURL } = await presentFile(ctx, change.file);
+    return { ...change, file: { id, name, contentType, downloadURL } };
+  }
+  return change;
 }

@@ -1,11 +1,17 @@
 import type { RequestContext } from '../../context/request-context';
 import { errorResponse } from '../../rest/errors';
 import { pageArgs, renderList, REST_MAX } from '../../rest/pagination';
-import { optionalParam, type RestRouter } from '../../rest/router';
+import { bodyAs, optionalParam, type RestRouter } from '../../rest/router';
 import type { PageDocumentReadInput, PageReadInput, RevisionReadInput } from '../../domain/content';
-import { presentPageHit, presentSpaceHit, renderBacklinks, renderLinks, presentFile, presentPage, presentRevision } from './present';
+import { presentPageHit, presentSemanticChange, presentSpaceHit, renderBacklinks, renderLinks, presentFile, presentPage, presentRevision } from './present';
 import {
   allPagesOf,
+  computeDocument,
+  getDocumentById,
+  getEmbed,
+  getReusableContent,
+  type ComputedDocumentInput,
+  type DocumentSchemaInput,
   blockLanguages,
   applyTemplate,
   importContent,
@@ -26,7 +32,6 @@ import {
   readSignedFile,
   readSignedPdf,
   revisionChanges,
-  type SemanticChange,
   searchOrganizationContent,
   searchSpace,
 } from './service';
@@ -34,22 +39,35 @@ import {
 const revisionQuery = (query: URLSearchParams) => ({ metadata: optionalParam(query, 'metadata'), computed: optionalParam(query, 'computed') }) as RevisionReadInput;
 const pageQuery = (query: URLSearchParams) => ({ ...revisionQuery(query), format: optionalParam(query, 'format'), evaluated: optionalParam(query, 'evaluated') }) as PageReadInput;
 
-/** A change as the spec's RevisionSemanticChange: files with their download URL. */
-async function presentChange(ctx: RequestContext, change: SemanticChange) {
-  if (change.type === 'file_created' || change.type === 'file_deleted' || change.type === 'file_edited') {
-    const { id, name, contentType, downloadURL } = await presentFile(ctx, change.file);
-    return { ...change, file: { id, name, contentType, downloadURL } };
-  }
-  return change;
-}
-
 /** One page as the platform's RevisionPage, its body in the format asked for; `languages` say which code blocks became integration blocks. */
 async function onePage(ctx: RequestContext, found: Awaited<ReturnType<typeof getPage>>) {
   const [bodies, languages] = await Promise.all([pageBodies(ctx, [found.entry.page, ...found.entry.page.children]), found.format === 'document' ? blockLanguages(ctx, found.space) : undefined]);
   return { status: 200, body: presentPage(ctx, found, found.entry.page, bodies, found.format, languages), languages };
 }
 
+const schemaQuery = (query: URLSearchParams) => ({ schema: optionalParam(query, 'schema') }) as DocumentSchemaInput;
+
+/** The documents the renderer reads besides pages' own (computed ones, by id, reusable contents), and the embed of a URL. */
+function documentRoutes(r: RestRouter): void {
+  r.post('/v1/spaces/:spaceId/content/computed/document', async ({ ctx, params, query, body }) => ({
+    status: 200,
+    body: await computeDocument(ctx, params.spaceId, bodyAs<ComputedDocumentInput>(body), schemaQuery(query)),
+  }));
+
+  r.get('/v1/spaces/:spaceId/documents/:documentId', async ({ ctx, params, query }) => getDocumentById(ctx, params.spaceId, params.documentId, schemaQuery(query)));
+
+  r.get('/v1/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId', async ({ ctx, params }) =>
+    getReusableContent(ctx, params.spaceId, params.revisionId, params.reusableContentId),
+  );
+  r.get('/v1/spaces/:spaceId/revisions/:revisionId/reusable-contents/:reusableContentId/document', async ({ ctx, params }) =>
+    getReusableContent(ctx, params.spaceId, params.revisionId, params.reusableContentId),
+  );
+
+  r.get('/v1/spaces/:spaceId/embed', async ({ ctx, params, query }) => ({ status: 200, body: await getEmbed(ctx, params.spaceId, { url: optionalParam(query, 'url') as string }) }));
+}
+
 export function contentRoutes(r: RestRouter): void {
+  documentRoutes(r);
   r.get('/v1/spaces/:spaceId/revisions/:revisionId', async ({ ctx, params, query }) => {
     const content = await getSpaceRevision(ctx, params.spaceId, params.revisionId, revisionQuery(query));
     return { status: 200, body: await presentRevision(ctx, content, await pageBodies(ctx, allPagesOf(content.tree))), revision: { fixed: revisionAnswerFixed(content) } };
@@ -75,7 +93,7 @@ export function contentRoutes(r: RestRouter): void {
   }, { summary: "A page's canonical and alternate links in a revision (@gitbook/api 0.202.0's listRevisionPageMetaLinks, RevisionPageMetaLinks)" });
   r.get('/v1/spaces/:spaceId/revisions/:revisionId/changes', async ({ ctx, params, query }) => {
     const { changes, more } = await revisionChanges(ctx, params.spaceId, params.revisionId, { ...revisionQuery(query), limit: optionalParam(query, 'limit') });
-    return { status: 200, body: { changes: await Promise.all(changes.map((c) => presentChange(ctx, c))), ...(more ? { more } : {}) } };
+    return { status: 200, body: { changes: await Promise.all(changes.map((c) => presentSemanticChange(ctx, c))), ...(more ? { more } : {}) } };
   });
   r.get('/v1/spaces/:spaceId/search', async ({ ctx, params, query }) => {
     const page = await searchSpace(ctx, params.spaceId, { query: optionalParam(query, 'query') as string }, pageArgs(query), REST_MAX);

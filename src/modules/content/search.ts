@@ -1,4 +1,4 @@
-import { and, eq, isNull, param, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, param, sql, type SQL } from 'drizzle-orm';
 import type { RequestContext } from '../../context/request-context';
 import { ValidationError } from '../../domain/errors';
 import { badCursor, resolveWindow, type Page, type PageArgs } from '../../domain/page';
@@ -16,6 +16,8 @@ export interface SectionHit {
   heading: string;
   anchor: string;
   snippet: string;
+  /** How well the section's own text matched (ts_rank): sections of a page come best first. */
+  score: number;
 }
 
 export interface PageHit {
@@ -25,6 +27,8 @@ export interface PageHit {
   title: string;
   path: string;
   sections: SectionHit[];
+  /** How well the page matched (its best section's ts_rank): comparable across spaces of one search. */
+  score: number;
 }
 
 export interface SpaceHit {
@@ -74,6 +78,8 @@ interface HitRow {
   heading: string;
   anchor: string;
   snippet: string;
+  page_rank: number;
+  section_rank: number;
 }
 
 /**
@@ -129,7 +135,7 @@ async function searchRows(ctx: RequestContext, scope: SQL, languages: (string | 
         from hits h join top_pages tp on tp.space_id = h.space_id and tp.page_id = h.page_id
       ) y where (own_rank > 0 and n <= ${SECTIONS_PER_PAGE}) or (not text_hit and section = 0)
     )
-    select rs.space_id, sp.organization_id, sp.title as space_title, tp.page_id, ss.page_title, ss.page_path, ss.heading, ss.anchor,
+    select rs.space_id, sp.organization_id, sp.title as space_title, tp.page_id, ss.page_title, ss.page_path, ss.heading, ss.anchor, tp.rank as page_rank, ts.own_rank as section_rank,
       ts_headline('simple', ss.body, ts.marks, ${HEADLINE}) as snippet
     from ranked_spaces rs
     join spaces sp on sp.id = rs.space_id
@@ -148,9 +154,9 @@ function group(rows: HitRow[]): SpaceHit[] {
     if (space?.spaceId !== row.space_id) out.push((space = { spaceId: row.space_id, organizationId: row.organization_id, title: row.space_title, pages: [] }));
     let page = space.pages.at(-1);
     if (page?.pageId !== row.page_id) {
-      space.pages.push((page = { spaceId: row.space_id, organizationId: row.organization_id, pageId: row.page_id, title: row.page_title, path: row.page_path, sections: [] }));
+      space.pages.push((page = { spaceId: row.space_id, organizationId: row.organization_id, pageId: row.page_id, title: row.page_title, path: row.page_path, sections: [], score: Number(row.page_rank) }));
     }
-    page.sections.push({ heading: row.heading, anchor: row.anchor, snippet: row.snippet });
+    page.sections.push({ heading: row.heading, anchor: row.anchor, snippet: row.snippet, score: Number(row.section_rank) });
   }
   return out;
 }
@@ -174,5 +180,21 @@ export async function searchOrganizationSpaces(ctx: RequestContext, organization
   const live = and(eq(spaces.organizationId, organizationId), isNull(spaces.deletedAt))!;
   const languages = await refreshIndex(ctx.db, live, (id) => readRevision(ctx.db, id));
   const rows = await searchRows(ctx, and(live, visible)!, languages, query, sql`limit ${size + 1} offset ${offset}`, sql`n <= ${PAGES_PER_SPACE}`);
+  return rankedPage(group(rows), offset, size);
+}
+
+/** How many pages a search of given spaces (a published site's) shows per space: a site is often one space. */
+const PAGES_PER_SITE_SPACE = 20;
+
+/**
+ * The same over the given spaces of an organization (those a published site shows in the scope
+ * asked): only their index is refreshed, never the whole organization's. The caller authorizes.
+ */
+export async function searchGivenSpaces(ctx: RequestContext, organizationId: string, spaceIds: readonly string[], query: string, args: PageArgs, max: number): Promise<Page<SpaceHit>> {
+  const { offset, size } = rankWindow(args, max);
+  if (spaceIds.length === 0) return rankedPage([], offset, size);
+  const live = and(eq(spaces.organizationId, organizationId), inArray(spaces.id, [...spaceIds]), isNull(spaces.deletedAt))!;
+  const languages = await refreshIndex(ctx.db, live, (id) => readRevision(ctx.db, id));
+  const rows = await searchRows(ctx, live, languages, query, sql`limit ${size + 1} offset ${offset}`, sql`n <= ${PAGES_PER_SITE_SPACE}`);
   return rankedPage(group(rows), offset, size);
 }

@@ -15,9 +15,11 @@ export { getRevisionPage, getRevisionPageByPath, getRevisionPageDocument, getRev
 export { linksOf, listLinks, fileBacklinksOf, listFileBacklinks } from './service/links';
 export { pdfUrl, readSignedPdf } from './service/pdf';
 export { createPage, updatePage, movePage, deletePage, uploadFile, renameFile, deleteFile, addContent } from './service/edit';
-export { revisionChanges, changesOfRevision, MAX_CHANGES, type RevisionChangesInput } from './service/revision-changes';
+export { revisionChanges, changesOfRevision, changesBetweenRevisions, MAX_CHANGES, type RevisionChangesInput } from './service/revision-changes';
+export { computeDocument, getDocumentById, getReusableContent, type ComputedDocumentInput, type DocumentSchemaInput } from './service/documents';
+export { getEmbed, type Embed, type EmbedInput } from './service/embed';
 export { mergeRevisions, mergeConflicts, changesBetween, type MergeRequest, type MergeResult } from './service/merge';
-export { searchSpace, searchPublishedSpace, searchOrganizationContent } from './service/search';
+export { searchSpace, searchPublishedSpace, searchPublishedSpaces, searchOrganizationContent, type PageHitInPlace, type SpaceHitInPlace } from './service/search';
 export { importContent, applyTemplate } from './service/import';
 export { watchSpaceContent, spaceContentEventRevision, type SpaceContentLiveEvent } from './service/live';
 export { IMPORT_SOURCES } from './import';

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
+import type { PageHitInPlace, SpaceHitInPlace } from '../content/service';
 import { presentSpace } from '../spaces/present';
 import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
 import type { ShareLinkRow, SiteRedirectRow, SiteRow } from '../../db/schema/sites';
@@ -123,3 +124,30 @@ export function presentSiteRedirect(_ctx: RequestContext, { redirect }: { redire
         : { kind: 'site-page' as const, siteSpaceId: redirect.siteSpaceId!, pageId: redirect.pageId! };
   return { object: 'site-redirect' as const, id: redirect.id, source: redirect.source, destination };
 }
+
+/**
+ * A page hit as the spec's SearchPageResult, with what the renderer also reads of the platform's
+ * answer: `score` (it orders pages of all spaces by it) and `ancestors` (its breadcrumbs).
+ */
+function presentSearchPageHit(ctx: RequestContext, hit: PageHitInPlace) {
+  const url = `${ctx.config.appUrl}/o/${hit.organizationId}/s/${hit.spaceId}/${hit.path}`;
+  return {
+    id: hit.pageId,
+    title: hit.title,
+    path: hit.path,
+    score: hit.score,
+    ancestors: hit.ancestors,
+    sections: hit.sections.map((s) => ({
+      id: s.anchor || hit.pageId,
+      title: s.heading || hit.title,
+      path: s.anchor ? `${hit.path}#${s.anchor}` : hit.path,
+      body: s.snippet,
+      score: s.score,
+      urls: { app: s.anchor ? `${url}#${s.anchor}` : url },
+    })),
+    urls: { app: url },
+  };
+}
+
+/** A space hit of a site's search as the spec's SearchSpaceResult. */
+export const presentSiteSearchHit = (ctx: RequestContext, hit: SpaceHitInPlace) => ({ id: hit.spaceId, title: hit.title, pages: hit.pages.map((p) => presentSearchPageHit(ctx, p)) });

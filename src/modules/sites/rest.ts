@@ -18,8 +18,10 @@ import type {
   SiteUpdateInput,
   StructureSortInput,
 } from './input';
-import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteRedirect, presentSiteSpace, presentStructure } from './present';
+import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSection, presentSectionGroup, presentShareLink, presentSite, presentSiteRedirect, presentSiteSearchHit, presentSiteSpace, presentStructure } from './present';
 import {
+  searchSite,
+  type SiteSearchInput,
   getAdaptiveSchema,
   listTemplateConditions,
   publishedSite,
@@ -214,6 +216,11 @@ export function siteRoutes(r: RestRouter): void {
     status: 200,
     body: await presentPublishedSite(ctx, await publishedSite(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
   }));
+
+  r.post(`${SITE}/search`, async ({ ctx, params, query, body }) => {
+    const page = await searchSite(ctx, params.organizationId, params.siteId, bodyAs<SiteSearchInput>(body), pageArgs(query), REST_MAX);
+    return { status: 200, body: await renderList(ctx, page, presentSiteSearchHit) };
+  });
 
   siteRedirectRoutes(r);
 }

@@ -291,3 +291,5 @@ export function canManageSite(ctx: RequestContext, site: SiteRow): Promise<boole
   return ctx.authz.can('site:manage', site);
 }
 
+export { searchSite, searchSiteById } from './search';
+export type { SiteSearchInput } from './search-input';

@@ -128,6 +128,19 @@ describe('the render API', () => {
     expect(bad.status).toBe(400);
     expect((await t.rest('POST', `/v1/integrations/${NAME}/render`, { body })).status).toBe(401);
   });
+
+  it("renders with the site token a URL lookup gives (the renderer's call), in the site's spaces only", async () => {
+    const lookup = await t.rest('POST', '/v1/urls/published', { body: { url: siteRoot, visitor: { unsignedClaims: {} } } });
+    const token = lookup.body.apiToken as string;
+    const body = { ...request, context: { ...request.context, spaceId } };
+    const posted = await t.rest('POST', `/v1/integrations/${NAME}/render`, { token, body });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    expect(posted.body.element.children[1]).toEqual({ type: 'markdown', content: '**Diagram** of 1 line' });
+    const unpublished = (await api('POST', `/v1/orgs/${acme.organizationId}/spaces`, { title: 'Unpublished' })).body.id as string;
+    const elsewhere = await t.rest('POST', `/v1/integrations/${NAME}/render`, { token, body: { ...body, context: { ...body.context, spaceId: unpublished } } });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error.message).toMatch(/not installed on the space/);
+  });
 });
 
 describe('integration blocks on published pages', () => {

@@ -1,3 +1,4 @@
 import './types';
 import './mutations';
 import './subscriptions';
+import './semantic-changes';

@@ -1,13 +1,11 @@
 import { builder } from '../../../graphql/builder';
-import { changesOfRevision, MAX_CHANGES, type ChangedPage, type SemanticChange, type SpaceContent } from '../service';
-import { FileRef, RevisionRef } from './refs';
+import { changesOfRevision, MAX_CHANGES, type ChangedPage, type SemanticChange } from '../service';
+import { FileRef, RevisionChangeRef, RevisionRef } from './refs';
 
 /*
  * `Revision.changes`: the twin of `GET /v1/spaces/{id}/revisions/{id}/changes`, what a revision
  * changed from its parent, as notifications tell it.
  */
-
-type ChangeShape = { content: SpaceContent; change: SemanticChange };
 
 const ChangedPageRef = builder.objectRef<ChangedPage>('RevisionChangedPage').implement({
   description: 'A page as a change names it: it may no longer exist in the revision (deleted), so not a Page.',
@@ -21,7 +19,7 @@ const ChangedPageRef = builder.objectRef<ChangedPage>('RevisionChangedPage').imp
 
 const pageOf = (change: SemanticChange) => ('page' in change ? change.page : null);
 
-const ChangeRef = builder.objectRef<ChangeShape>('RevisionChange').implement({
+RevisionChangeRef.implement({
   description: "One change a revision made from its parent, as the platform's RevisionSemanticChange.",
   fields: (t) => ({
     type: t.string({
@@ -44,7 +42,7 @@ const ChangeRef = builder.objectRef<ChangeShape>('RevisionChange').implement({
 
 builder.objectField(RevisionRef, 'changes', (t) =>
   t.field({
-    type: [ChangeRef],
+    type: [RevisionChangeRef],
     description: `What this revision changed from its first parent (from nothing for a space's first revision): pages, then files, then variables. At most \`limit\` (1 to ${MAX_CHANGES}).`,
     args: { limit: t.arg.int({ defaultValue: 10, description: `How many changes to list, 1 to ${MAX_CHANGES}.` }) },
     resolve: async (r, { limit }, ctx) => (await changesOfRevision(ctx, r.tree.revision, { limit: limit ?? 10 })).changes.map((change) => ({ content: r, change })),

@@ -5,3 +5,4 @@ import './subscriptions';
 import './links';
 import './import';
 import './changes';
+import './documents';

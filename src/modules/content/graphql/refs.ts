@@ -1,7 +1,7 @@
 import { builder } from '../../../graphql/builder';
 import { enumValues } from '../../../graphql/enums';
 import { PAGE_TYPES } from '../input';
-import type { PageEntry, SpaceContent, TreeFile } from '../service';
+import type { PageEntry, SemanticChange, SpaceContent, SpaceHit, TreeFile } from '../service';
 
 /** A revision, with the space it belongs to: what its fields need to resolve. */
 export type RevisionShape = SpaceContent;
@@ -12,6 +12,16 @@ export type FileShape = SpaceContent & { file: TreeFile };
 export const RevisionRef = builder.objectRef<RevisionShape>('Revision');
 export const PageRef = builder.objectRef<PageShape>('Page');
 export const FileRef = builder.objectRef<FileShape>('File');
+/** A semantic change, with the content it leads to (a changed file is read from it). */
+export type RevisionChangeShape = { content: SpaceContent; change: SemanticChange };
+export const RevisionChangeRef = builder.objectRef<RevisionChangeShape>('RevisionChange');
+
+/** A space that matched a search, and a page of them: also what a published site's search answers. */
+export const SearchSpaceHitRef = builder.objectRef<SpaceHit>('SearchSpaceHit');
+export const SearchSpaceHitConnection = builder.connectionObject(
+  { type: SearchSpaceHitRef, name: 'SearchSpaceHitConnection', description: 'A page of search results: spaces, best first.' },
+  { name: 'SearchSpaceHitEdge', description: 'A matching space, with its cursor.' },
+);
 
 /** Pages and files are named by revision and id: the same page in a later revision is another node. */
 export const contentNodeId = (revisionId: string, id: string) => `${revisionId}/${id}`;

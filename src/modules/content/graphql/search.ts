@@ -5,8 +5,8 @@ import { GRAPHQL_MAX, pageToConnection } from '../../../graphql/relay';
 import { OrganizationRef } from '../../organizations/graphql/refs';
 import { SpaceRef } from '../../spaces/graphql/refs';
 import { getSpace } from '../../spaces/service';
-import { getPage, searchOrganizationContent, searchSpace, type PageHit, type SectionHit, type SpaceHit } from '../service';
-import { PageRef } from './refs';
+import { getPage, searchOrganizationContent, searchSpace, type PageHit, type SectionHit } from '../service';
+import { PageRef, SearchSpaceHitConnection, SearchSpaceHitRef } from './refs';
 
 const pageUrl = (ctx: { config: { appUrl: string } }, hit: PageHit) => `${ctx.config.appUrl}/o/${hit.organizationId}/s/${hit.spaceId}/${hit.path}`;
 
@@ -40,7 +40,7 @@ const SearchPageHitRef = builder.objectRef<PageHit>('SearchPageHit').implement({
   }),
 });
 
-const SearchSpaceHitRef = builder.objectRef<SpaceHit>('SearchSpaceHit').implement({
+SearchSpaceHitRef.implement({
   description: 'A space that matched a search, with its best pages.',
   fields: (t) => ({
     space: t.field({ type: SpaceRef, nullable: true, description: 'The space.', resolve: (hit, _, ctx) => orNull(getSpace(ctx, hit.spaceId)) }),
@@ -51,11 +51,6 @@ const SearchSpaceHitRef = builder.objectRef<SpaceHit>('SearchSpaceHit').implemen
 const SearchPageHitConnection = builder.connectionObject(
   { type: SearchPageHitRef, name: 'SearchPageHitConnection', description: 'A page of search results: pages, best first.' },
   { name: 'SearchPageHitEdge', description: 'A matching page, with its cursor.' },
-);
-
-const SearchSpaceHitConnection = builder.connectionObject(
-  { type: SearchSpaceHitRef, name: 'SearchSpaceHitConnection', description: 'A page of search results: spaces, best first.' },
-  { name: 'SearchSpaceHitEdge', description: 'A matching space, with its cursor.' },
 );
 
 const QUERY_DESCRIPTION =

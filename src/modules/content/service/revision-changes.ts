@@ -6,7 +6,8 @@ import type { RevisionRow } from '../../../db/schema/revisions';
 import { readRevision } from '../commit';
 import { semanticChanges, type SemanticChange } from '../semantic-changes';
 import { indexTree, loadRevisionTree } from '../tree';
-import { contentReadableSpace } from './read';
+import type { SpaceRow } from '../../../db/schema/spaces';
+import { contentReadableSpace, type SpaceContent } from './read';
 
 /** The most changes one answer lists; `more` counts the rest. */
 export const MAX_CHANGES = 1_000;
@@ -44,4 +45,19 @@ export async function revisionChanges(ctx: RequestContext, spaceId: string, revi
   const revision = await readRevision(ctx.db, revisionId);
   if (!revision || revision.spaceId !== space.id) throw new NotFoundError('Revision');
   return changesOfRevision(ctx, revision, query);
+}
+
+/**
+ * What a branch changed from its base (a change request's, from the space revision it started
+ * from or last brought in): the same changes, between any two revisions of one space. The caller
+ * has resolved the space and authorized reading it.
+ */
+export async function changesBetweenRevisions(ctx: RequestContext, space: SpaceRow, fromId: string, toId: string, query: RevisionChangesInput): Promise<{ content: SpaceContent; changes: SemanticChange[]; more: number }> {
+  const { limit } = parseInput(changesQuerySchema, query);
+  const [from, to] = await Promise.all([readRevision(ctx.db, fromId), readRevision(ctx.db, toId)]);
+  if (!to || to.spaceId !== space.id) throw new NotFoundError('Revision');
+  const after = await loadRevisionTree(ctx.db, to);
+  const before = from ? await loadRevisionTree(ctx.db, from) : indexTree(to, [], []);
+  const changes = semanticChanges(before, after);
+  return { content: { space, tree: after }, changes: changes.slice(0, limit), more: Math.max(0, changes.length - limit) };
 }

@@ -2,3 +2,4 @@ import './types';
 import './mutations';
 import './readers';
 import './redirects';
+import './search';
