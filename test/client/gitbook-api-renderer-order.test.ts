@@ -97,6 +97,24 @@ describe('a page of the public site', () => {
   });
 });
 
+describe("the site's customization", () => {
+  it('reaches the renderer for the site and each of its site spaces, the defaults until one is saved', async () => {
+    const before = page(await walk.render(`${s.docs}/install`));
+    const siteSpaces = Object.keys(before.published.customizations.siteSpaces);
+    expect(siteSpaces).toContain(before.lookup.siteSpace);
+    expect(siteSpaces).toHaveLength(2);
+    expect(before.published.customizations.site.styling.primaryColor).toEqual({ light: '#346DDB', dark: '#346DDB' });
+
+    const { site } = before.lookup;
+    const { data: saved } = await s.admin.orgs.getSiteCustomizationById(org, site);
+    await s.admin.orgs.updateSiteCustomizationById(org, site, { ...saved, styling: { ...saved.styling, primaryColor: { light: '#0B7A75', dark: '#5EEAD4' } } } as never);
+    const after = page(await walk.render(`${s.docs}/install`));
+    expect(walk.mismatches).toEqual([]);
+    expect(after.published.customizations.site.styling.primaryColor).toEqual({ light: '#0B7A75', dark: '#5EEAD4' });
+    for (const id of siteSpaces) expect(after.published.customizations.siteSpaces[id].styling.primaryColor, id).toEqual({ light: '#0B7A75', dark: '#5EEAD4' });
+  });
+});
+
 describe('a share-link site', () => {
   it('without its key, the lookup answers the redirect to the application and nothing else is read', async () => {
     const shared = new URL(`${TEST_ORIGIN}${s.demo.sites[1].path}`);

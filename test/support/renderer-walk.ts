@@ -1,4 +1,4 @@
-import { GitBookAPI, type GitBookAPIError, type PublishedSiteContent, type PublishedSiteContentLookup, type RevisionPage } from '@gitbook/api';
+import { GitBookAPI, type GitBookAPIError, type PublishedContentSite, type PublishedSiteContent, type PublishedSiteContentLookup, type RevisionPage } from '@gitbook/api';
 import { validateLaterSchema, validateResponse, validateSchema } from './openapi';
 import { META_LINKS } from './served';
 
@@ -56,7 +56,7 @@ function* flatten(pages: RevisionPage[]): Generator<RevisionPage> {
 }
 
 export type Rendered =
-  | { kind: 'page'; lookup: PublishedSiteContent; title: string; pageId: string; document: unknown; metaLinks: unknown }
+  | { kind: 'page'; lookup: PublishedSiteContent; published: PublishedContentSite; title: string; pageId: string; document: unknown; metaLinks: unknown }
   | { kind: 'redirect'; redirect: string; target: string }
   | { kind: 'missing'; status: number; lookup?: PublishedSiteContent };
 
@@ -128,7 +128,7 @@ export class RendererWalk {
     const revisionId = lookup.revision;
     if (!revisionId) throw new Error('the lookup named no revision');
     const shareKey = lookup.shareKey;
-    await Promise.all([
+    const [{ data: published }] = await Promise.all([
       api.orgs.getPublishedContentSite(lookup.organization, lookup.site, { shareKey } as never),
       api.spaces.getSpaceById(lookup.space, { shareKey } as never),
     ]);
@@ -150,6 +150,6 @@ export class RendererWalk {
     const { data: metaLinks } = await api.request({ path: `${base}/meta-links`, method: 'GET', secure: true, format: 'json' });
     // The renderer asks with string values 0.137.0's types do not list yet.
     const { data: document } = await api.spaces.getPageDocumentInRevisionById(lookup.space, revisionId, page.id, { evaluated: 'deterministic-only', dereferenced: 'reusable-contents' } as never);
-    return { kind: 'page', lookup, title: page.title, pageId: page.id, document, metaLinks };
+    return { kind: 'page', lookup, published, title: page.title, pageId: page.id, document, metaLinks };
   }
 }

@@ -19,7 +19,7 @@ import { presentAdaptiveSchema, presentMoved, presentPublishedSite, presentSecti
 import {
   getAdaptiveSchema,
   listTemplateConditions,
-  publishedSite,
+  publishedSiteContent,
   setAdaptiveSchema,
   addSection,
   addSectionGroup,
@@ -203,6 +203,6 @@ export function siteRoutes(r: RestRouter): void {
 
   r.get(`${SITE}/published`, async ({ ctx, params, query }) => ({
     status: 200,
-    body: await presentPublishedSite(ctx, await publishedSite(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
+    body: await presentPublishedSite(ctx, await publishedSiteContent(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
   }));
 }
