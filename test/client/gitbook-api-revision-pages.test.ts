@@ -1,4 +1,3 @@
-import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate';
 import { createContext } from '../../src/auth/context';
@@ -9,6 +8,7 @@ import { mutations } from '../support/graphql';
 import { validateLaterSchema, validateResponse } from '../support/openapi';
 import { png } from '../support/png';
 import { scenario } from '../support/scenario';
+import { META_LINKS, served, type Served } from '../support/served';
 import { warmSession, type TestApp } from '../support/clients';
 import type { Actor, OrgFixture } from '../support/factories';
 
@@ -22,11 +22,11 @@ let t: TestApp;
 let acme: OrgFixture;
 let other: OrgFixture;
 let reader: Actor;
-let server: { url: string; stop(): Promise<void> };
+let server: Served;
 
 beforeAll(async () => {
   ({ t, acme, other, people: { reader } } = await scenario({ reader: ['read', 'Rita Reader'] }));
-  server = await t.serve();
+  server = await served(t);
 });
 afterAll(async () => {
   await server?.stop();
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 const { newSpace } = contentHelpers(() => t, () => acme);
 const { succeed } = mutations(() => t, { token: () => acme.admin.token });
-const client = (token: string) => new GitBookAPI({ endpoint: server.url, authToken: token });
+const client = (token: string) => server.client(token);
 const get = (path: string, token = reader.token, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
 
 /** Content added through the content service, as the caller (files need bytes GraphQL does not carry). */
@@ -43,15 +43,6 @@ async function addAs(token: string, spaceId: string, content: Parameters<typeof 
   const ctx = createContext({ db: t.db, config: { port: 0, publicUrl: server.url, appUrl: server.url, dataDir: '' } }, await authenticate(t.db, `Bearer ${token}`));
   return addContent(ctx, spaceId, content);
 }
-
-/** RevisionPageMetaLinks of @gitbook/api 0.202.0 (the renderer's listRevisionPageMetaLinks); 0.137.0 does not list the route. */
-const META_LINKS = {
-  type: 'object',
-  properties: {
-    canonical: { oneOf: [{ $ref: '#/components/schemas/ContentRefPage' }, { $ref: '#/components/schemas/ContentRefURL' }] },
-    alternates: { type: 'array', items: { oneOf: [{ $ref: '#/components/schemas/ContentRefPage' }, { $ref: '#/components/schemas/ContentRefURL' }] } },
-  },
-};
 
 /** A space with a guide page, edited once after `first` was taken. */
 async function editedSpace() {

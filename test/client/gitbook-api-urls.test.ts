@@ -1,50 +1,34 @@
-import { GitBookAPI, type GitBookAPIError, type PublishedSiteContent, type PublishedSiteContentLookup } from '@gitbook/api';
+import { GitBookAPI, type PublishedSiteContentLookup } from '@gitbook/api';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoIfEmpty, type DemoData } from '../../src/app/seed';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
+import type { DemoData } from '../../src/app/seed';
+import { TEST_ORIGIN, type TestApp } from '../support/clients';
 import { validateResponse } from '../support/openapi';
+import { content, lookupAs, refusal, servedDemo, type ServedDemo } from '../support/served';
 
 /**
  * The URL lookup the platform's renderer starts every page with, through the official client over
  * real HTTP, on the demo's sites: what each URL resolves to, and what its token then reads.
  */
+let served: ServedDemo;
 let t: TestApp;
 let demo: DemoData;
-let server: { url: string; stop(): Promise<void> };
+let server: { url: string };
 let anonymous: GitBookAPI;
 let admin: GitBookAPI;
 let docs: string;
 let spaces: Record<string, string>;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  demo = (await seedDemoIfEmpty(t.db))!;
-  server = await t.serve();
-  anonymous = new GitBookAPI({ endpoint: server.url });
-  admin = new GitBookAPI({ endpoint: server.url, authToken: demo.token });
-  docs = `${TEST_ORIGIN}${demo.sites[0].path}`;
-  const listed = (await t.rest('GET', `/v1/orgs/${demo.organizationId}/spaces`, { token: demo.token })).body.items as { id: string; title: string }[];
-  spaces = Object.fromEntries(listed.map((s) => [s.title, s.id]));
+  served = await servedDemo();
+  ({ t, demo, anonymous, admin, docs, spaces } = served);
+  server = served;
 });
 afterAll(async () => {
-  await server?.stop();
-  await t?.close();
+  await served?.close();
 });
 
-/** The renderer's call, as it makes it; the answer is held to the spec. */
-async function lookup(url: string, visitor: Record<string, unknown> = {}, redirectOnError = false): Promise<PublishedSiteContentLookup> {
-  const { data } = await anonymous.urls.resolvePublishedContentByUrl({ url, visitor: { unsignedClaims: {}, type: 'human', ...visitor }, redirectOnError } as never);
-  validateResponse('POST', '/v1/urls/published', 200, data);
-  return data;
-}
-
-const content = (answer: PublishedSiteContentLookup): PublishedSiteContent => {
-  if ('redirect' in answer) throw new Error(`expected content, got a redirect to ${answer.redirect}`);
-  return answer;
-};
-
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (e: GitBookAPIError) => ({ code: e.code, message: e.message }));
+const lookup = (url: string, visitor: Record<string, unknown> = {}, redirectOnError = false): Promise<PublishedSiteContentLookup> => lookupAs(anonymous, url, visitor, redirectOnError);
 
 describe('URL lookup of a public site with sections', () => {
   it('resolves the site root to the default section, and says it is not complete: a section or variant may follow', async () => {

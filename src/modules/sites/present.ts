@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import type { PageHitInPlace, SpaceHitInPlace } from '../content/service';
 import { presentSpace } from '../spaces/present';
-import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
+import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type PublishedSiteContent, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
 import type { ShareLinkRow, SiteRedirectRow, SiteRow } from '../../db/schema/sites';
 
 /** The platform's Site. */
@@ -99,12 +99,16 @@ export function presentMoved(ctx: RequestContext, moved: MovedItem) {
 }
 
 /** The platform's PublishedContentSite: the site, its structure as readers see it, customizations and scripts. */
-export async function presentPublishedSite(ctx: RequestContext, { site, structure }: { site: SiteRow; structure: StructureView }) {
+export async function presentPublishedSite(ctx: RequestContext, { site, structure, customization }: PublishedSiteContent) {
+  const presented = await presentStructure(ctx, structure);
+  // Quire customizes a site as a whole: each of its site spaces has the site's settings (the
+  // renderer looks its site space up here and logs a warning when it is absent).
+  const siteSpaces = presented.type === 'siteSpaces' ? presented.structure : presented.structure.flatMap((item) => ('sections' in item ? item.sections : [item])).flatMap((section) => section.siteSpaces);
   return {
     object: 'published-content-site' as const,
     site: await presentSite(ctx, site),
-    structure: await presentStructure(ctx, structure),
-    customizations: { site: DEFAULT_CUSTOMIZATION, siteSpaces: {} },
+    structure: presented,
+    customizations: { site: customization, siteSpaces: Object.fromEntries(siteSpaces.map((s) => [s.id, customization])) },
     // Integrations add their scripts here once they exist.
     scripts: [],
   };

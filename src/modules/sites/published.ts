@@ -5,6 +5,8 @@ import { siteById } from './loaders';
 import { structureOf, type StructureView } from './sections';
 import { loadTree } from './structure';
 import { shareLinks, type SiteRow } from '../../db/schema/sites';
+import { siteCustomizations } from '../../db/schema/published';
+import { completeCustomization, DEFAULT_CUSTOMIZATION } from './customization';
 
 /** Whether a share key is an active link of this site. */
 async function opensSite(ctx: RequestContext, site: SiteRow, key: string | undefined): Promise<boolean> {
@@ -43,4 +45,21 @@ export async function publishedSiteById(ctx: RequestContext, siteId: string, sha
   const site = await siteById(ctx).load(siteId);
   if (!site) throw new NotFoundError('Site');
   return publishedSite(ctx, site.organizationId, site.id, shareKey);
+}
+
+/** A site's published content: what `publishedSite` gives, with the customization it is rendered with. */
+export interface PublishedSiteContent {
+  site: SiteRow;
+  structure: StructureView;
+  customization: Record<string, unknown>;
+}
+
+/**
+ * The published site with its saved customization (the defaults until one is saved): the
+ * platform's renderer themes the site from it, as Quire's own reader does.
+ */
+export async function publishedSiteContent(ctx: RequestContext, organizationId: string, siteId: string, shareKey?: string): Promise<PublishedSiteContent> {
+  const published = await publishedSite(ctx, organizationId, siteId, shareKey);
+  const [row] = await ctx.db.select({ settings: siteCustomizations.settings }).from(siteCustomizations).where(eq(siteCustomizations.siteId, published.site.id));
+  return { ...published, customization: row ? completeCustomization(row.settings) : (DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>) };
 }

@@ -24,7 +24,7 @@ import {
   type SiteSearchInput,
   getAdaptiveSchema,
   listTemplateConditions,
-  publishedSite,
+  publishedSiteContent,
   setAdaptiveSchema,
   addSection,
   addSectionGroup,
@@ -214,7 +214,7 @@ export function siteRoutes(r: RestRouter): void {
 
   r.get(`${SITE}/published`, async ({ ctx, params, query }) => ({
     status: 200,
-    body: await presentPublishedSite(ctx, await publishedSite(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
+    body: await presentPublishedSite(ctx, await publishedSiteContent(ctx, params.organizationId, params.siteId, optionalParam(query, 'shareKey'))),
   }));
 
   r.post(`${SITE}/search`, async ({ ctx, params, query, body }) => {
