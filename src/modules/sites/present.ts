@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import type { PageHitInPlace, SpaceHitInPlace } from '../content/service';
 import { presentSpace } from '../spaces/present';
-import { DEFAULT_CUSTOMIZATION, publishedUrl, siteSpaceCount, type MovedItem, type PublishedSiteContent, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
+import { publishedUrl, siteSpaceCount, type MovedItem, type PublishedSiteContent, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
 import type { ShareLinkRow, SiteRedirectRow, SiteRow } from '../../db/schema/sites';
 
 /** The platform's Site. */
