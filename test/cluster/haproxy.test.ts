@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
-import { freePort, startPrivateCluster, type PrivateCluster } from '../faults/pg-cluster';
+import { startPrivateCluster, type PrivateCluster } from '../faults/pg-cluster';
 import { startServerProcess, type StartedServer } from '../faults/server-process';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { startHaproxy, type Haproxy } from './proxies';
@@ -17,6 +17,21 @@ interface Outcome {
   method: string;
   status: number | null;
   detail: string;
+}
+
+/**
+ * HAProxy knows the instance by its port, so it comes back on the same one. Until it binds, the port
+ * is free for anyone's outgoing connection to take: a port in use is tried again a few times.
+ */
+async function restartOn(port: number, env: Record<string, string>): Promise<StartedServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerProcess({ ...env, PORT: String(port) });
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes('already in use')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
 
 describe.skipIf(!bin)('three instances behind HAProxy', { timeout: 120_000 }, () => {
@@ -31,9 +46,11 @@ describe.skipIf(!bin)('three instances behind HAProxy', { timeout: 120_000 }, ()
     cluster = await startPrivateCluster(bin!);
     const database = await openDatabase({ url: cluster.url, migrate: true });
     acme = await buildOrganization(database.db, 'Balanced').finally(() => database.close());
-    for (let i = 0; i < 3; i++) ports.push(await freePort());
     env = { DATABASE_URL: cluster.url, QUIRE_PUBLIC_URL: 'http://127.0.0.1', DATABASE_POOL_SIZE: '5' };
-    servers.push(...(await Promise.all(ports.map((port) => startServerProcess({ ...env, PORT: String(port) })))));
+    // Each instance binds a port of its own choosing: a port found free beforehand can be taken by any
+    // outgoing connection during the seconds an instance takes to load (seen in CI).
+    servers.push(...(await Promise.all([0, 1, 2].map(() => startServerProcess({ ...env, PORT: '0' })))));
+    ports.push(...servers.map((server) => Number(new URL(server.url).port)));
     haproxy = await startHaproxy({ backends: ports });
     await waitFor('every instance to be up in HAProxy', async () => (await serverRows()).every((row) => row.status === 'UP'));
   }, 120_000);
@@ -76,7 +93,7 @@ describe.skipIf(!bin)('three instances behind HAProxy', { timeout: 120_000 }, ()
       const afterKill = outcomes.length;
       await waitFor('load on the two left', () => outcomes.length > afterKill + 60);
 
-      servers[1] = await startServerProcess({ ...env, PORT: String(ports[1]) });
+      servers[1] = await restartOn(ports[1], env);
       await waitFor('HAProxy to take the instance back', async () => (await row('quire2')).status === 'UP');
       const served = Number((await row('quire2')).stot);
       await waitFor('the instance to take traffic again', async () => Number((await row('quire2')).stot) > served + 10);
