@@ -1,6 +1,7 @@
-import type { BlockContent, Content, ListItem, PhrasingContent, RootContent, Table } from 'mdast';
+import type { BlockContent, Content, ListItem, PhrasingContent, RootContent, Table, Text } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { markdownNodes, parseMarkdownTree } from '../../lib/markdown-tree';
+import { HINT_CLOSE, HINT_OPEN, hintStyle } from '../../lib/hint-tags';
 import { blockOfFence, NO_BLOCK_LANGUAGES, parseBlockTag, type BlockLanguages, type IntegrationBlockData } from './block-syntax';
 import { slugify } from './slugs';
 
@@ -126,10 +127,56 @@ function table(node: Table, resolve: Resolver): Json {
   };
 }
 
+/** The paragraph's text node at one end, when that end is text. */
+function endText(node: RootContent | Content, end: 'first' | 'last'): Text | null {
+  if (node.type !== 'paragraph') return null;
+  const child = end === 'first' ? node.children[0] : node.children[node.children.length - 1];
+  return child?.type === 'text' ? child : null;
+}
+
+/**
+ * A hint (lib/hint-tags.ts) opening at `nodes[start]`: its style, the nodes from the opening tag to
+ * the closing one with both tags cut off, and where the content after it starts. A hint never closed
+ * runs to the end of the page, as the published reader draws it.
+ */
+function hintAt(nodes: (RootContent | Content)[], start: number): { style: string; inside: (RootContent | Content)[]; next: number } | null {
+  const first = endText(nodes[start]!, 'first');
+  const open = first && HINT_OPEN.exec(first.value);
+  if (!first || !open) return null;
+  first.value = first.value.slice(open[0].length);
+  const inside: (RootContent | Content)[] = [];
+  for (let i = start; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const last = endText(node, 'last');
+    const closed = last !== null && HINT_CLOSE.test(last.value);
+    if (closed) last.value = last.value.replace(HINT_CLOSE, '');
+    // The tags' own paragraphs hold nothing else once cut: they are left out.
+    const blank = node.type === 'paragraph' && node.children.every((c) => c.type === 'text' && !c.value.trim());
+    if (!blank) inside.push(node);
+    if (closed) return { style: hintStyle(open[1]), inside, next: i + 1 };
+  }
+  return { style: hintStyle(open[1]), inside, next: nodes.length };
+}
+
+/** A hint's content: the platform allows only the essential blocks in it, so others keep their text as a paragraph. */
+function hintBlocks(inside: (RootContent | Content)[], resolve: Resolver, languages: BlockLanguages): Json[] {
+  return inside.flatMap((node) => {
+    const converted = blocks([node], resolve, languages, true);
+    return converted.every((block) => ESSENTIAL.has(block.type as string)) ? converted : [paragraph([text([leaf(toString(node), [])])])];
+  });
+}
+
 /** Block content as document blocks. Inside lists and quotes only the essential kinds may appear. */
 function blocks(nodes: (RootContent | Content)[], resolve: Resolver, languages: BlockLanguages, nested = false): Json[] {
   const out: Json[] = [];
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const hint = nested ? null : hintAt(nodes, i);
+    if (hint) {
+      out.push({ object: 'block', type: 'hint', isVoid: false, data: { style: hint.style }, nodes: hintBlocks(hint.inside, resolve, languages) });
+      i = hint.next - 1;
+      continue;
+    }
     switch (node.type) {
       case 'heading': {
         const level = Math.min(node.depth, 3);

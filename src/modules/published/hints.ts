@@ -1,21 +1,11 @@
 import type { Element, ElementContent, Root as HastRoot, RootContent, Text } from 'hast';
+import { HINT_CLOSE as CLOSE, HINT_OPEN as OPEN, hintStyle } from '../../lib/hint-tags';
 
 /*
- * GitBook's hint blocks, as its markdown export writes them:
- *
- *   {% hint style="info" %}
- *   Text, **formatted**, in one or more paragraphs.
- *   {% endhint %}
- *
- * The tags are plain text to the markdown parser: the opening one starts a paragraph, the closing
- * one ends one (the same paragraph when there is no blank line). This runs on the sanitized tree,
- * over its top level only, once: everything from the opening tag to the closing one goes into a
+ * GitBook's hint blocks (lib/hint-tags.ts), drawn from the sanitized tree, over its top level only,
+ * once: everything from the opening tag to the closing one goes into a
  * `<div class="hint hint-<style>" role="note">`. A hint never closed runs to the end of the page.
  */
-
-const STYLES = new Set(['info', 'success', 'warning', 'danger']);
-const OPEN = /^\s*\{%\s*hint(?:\s+style\s*=\s*"([a-z]*)")?\s*%\}[ \t]*\n?/;
-const CLOSE = /\n?[ \t]*\{%\s*endhint\s*%\}\s*$/;
 
 const isParagraph = (node: RootContent): node is Element => node.type === 'element' && node.tagName === 'p';
 
@@ -50,7 +40,7 @@ export function renderHints() {
         const text = firstText(node);
         const open = text && OPEN.exec(text.value);
         if (text && open) {
-          const style = open[1] && STYLES.has(open[1]) ? open[1] : 'info';
+          const style = hintStyle(open[1]);
           hint = { type: 'element', tagName: 'div', properties: { className: ['hint', `hint-${style}`], role: 'note' }, children: [] };
           out.push(hint);
           text.value = text.value.slice(open[0].length);
