@@ -187,6 +187,24 @@ describe('searchSiteContent', () => {
     expect(specific.body.data.siteSearch.edges.every((e: { node: { space: { restId: string } } }) => e.node.space.restId === spaces['Getting started'])).toBe(true);
     const missing = await t.graphql(query, { site: gid('Site', MISSING), q: 'token' }, demo.token);
     expect(missing.body.data.siteSearch).toBeNull();
+    // What the renderer reads of each page (its score and breadcrumbs) the twin answers too; "zeppelin" is the nested page made above.
+    const ranked = await t.graphql(
+      `query ($site: ID!) { siteSearch(siteId: $site, query: "token OR zeppelin", mode: ALL, first: 5) { edges { node { pages { title score ancestors { pageId title } sections { score } } } } } }`,
+      { site: gid('Site', siteId) },
+      demo.token,
+    );
+    expect(ranked.body.errors).toBeUndefined();
+    const { data: rest } = await admin.orgs.searchSiteContent(org, siteId, { query: 'token OR zeppelin', scope: { mode: 'all' } } as never);
+    type Hit = { title: string; score: number; ancestors: { id?: string; pageId?: string; title: string }[]; sections: { score: number }[] };
+    const shape = (pages: Hit[]) => pages.map((p) => ({ title: p.title, score: p.score, ancestors: p.ancestors.map((a) => [a.id ?? a.pageId, a.title]), sections: p.sections.map((x) => x.score) }));
+    const twin = ranked.body.data.siteSearch.edges.flatMap((e: { node: { pages: Hit[] } }) => shape(e.node.pages));
+    expect(twin).toEqual(rest.items.flatMap((space) => shape(space.pages as unknown as Hit[])));
+    expect(twin.length).toBeGreaterThan(0);
+    expect(twin.some((p: { ancestors: unknown[] }) => p.ancestors.length > 0)).toBe(true);
+    // A space's own search gives no breadcrumbs (null), only the score.
+    const bySpace = await t.graphql(`query ($s: ID!) { node(id: $s) { ... on Space { search(query: "token", first: 1) { edges { node { score ancestors { title } } } } } } }`, { s: gid('Space', spaces['API reference']) }, demo.token);
+    expect(bySpace.body.errors).toBeUndefined();
+    expect(bySpace.body.data.node.search.edges[0].node).toEqual({ score: expect.any(Number), ancestors: null });
     expect((await t.graphql(query, { site: gid('Site', siteId), q: 'token' }, token)).status).toBe(401);
   });
 });

@@ -17,6 +17,15 @@ const SearchSectionRef = builder.objectRef<{ hit: PageHit; section: SectionHit }
     anchor: t.string({ nullable: true, description: 'The id of the heading in the page; null for the text before the first heading.', resolve: ({ section }) => section.anchor || null }),
     snippet: t.string({ description: 'Text of the section around the words found, each marked with `<mark>`…`</mark>`.', resolve: ({ section }) => section.snippet }),
     url: t.string({ description: 'Address of the section in the application.', resolve: ({ hit, section }, _, ctx) => pageUrl(ctx, hit) + (section.anchor ? `#${section.anchor}` : '') }),
+    score: t.float({ description: 'How well the section\'s own text matched: the sections of a page come best first.', resolve: ({ section }) => section.score }),
+  }),
+});
+
+const SearchPageAncestorRef = builder.objectRef<{ id: string; title: string }>('SearchPageAncestor').implement({
+  description: 'A page above a page that matched, for breadcrumbs.',
+  fields: (t) => ({
+    pageId: t.string({ description: 'The REST id of the page.', resolve: (a) => a.id }),
+    title: t.string({ description: 'Title of the page.', resolve: (a) => a.title }),
   }),
 });
 
@@ -32,9 +41,19 @@ const SearchPageHitRef = builder.objectRef<PageHit>('SearchPageHit').implement({
       description: 'The page itself, in the current revision of its space.',
       resolve: (hit, _, ctx) => orNull(getPage(ctx, hit.spaceId, hit.pageId)),
     }),
+    score: t.float({ description: 'How well the page matched (its best section\'s rank): comparable across the spaces of one search, as a site search orders them.', resolve: (hit) => hit.score }),
+    ancestors: t.field({
+      type: [SearchPageAncestorRef],
+      nullable: true,
+      description: 'The pages above it, from the top of its space down, for breadcrumbs: given by a site search, null elsewhere.',
+      // As deep as the page tree, which is seldom deep: its real length is counted as it resolves.
+      extensions: costExtensions({ expected: 5 }),
+      resolve: (hit) => ('ancestors' in hit ? (hit as PageHit & { ancestors: { id: string; title: string }[] }).ancestors : null),
+    }),
     sections: t.field({
       type: [SearchSectionRef],
       description: 'The sections that matched by their own text, best first (at most three); the first section when only the title did.',
+      extensions: costExtensions({ expected: 3 }),
       resolve: (hit) => hit.sections.map((section) => ({ hit, section })),
     }),
   }),
