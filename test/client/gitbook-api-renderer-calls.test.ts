@@ -1,20 +1,21 @@
-import { GitBookAPI, type GitBookAPIError, type PublishedSiteContent } from '@gitbook/api';
+import type { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoIfEmpty, type DemoData } from '../../src/app/seed';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
+import type { DemoData } from '../../src/app/seed';
+import type { TestApp } from '../support/clients';
 import { StatementLog } from '../support/db';
 import { gid, MISSING } from '../support/doors';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { validateResponse } from '../support/openapi';
+import { content, lookupAs, refusal, servedDemo, type ServedDemo } from '../support/served';
 
 /**
  * The renderer's calls that Quire served last (issue 32), through the official client over real
  * HTTP, with the site token a real URL lookup gives: site search, computed documents, documents by
  * id, reusable contents, embeds, a change request's changes, users. Every answer is held to the spec.
  */
+let served: ServedDemo;
 let t: TestApp;
 let demo: DemoData;
-let server: { url: string; stop(): Promise<void> };
 let admin: GitBookAPI;
 let reader: GitBookAPI;
 let token: string;
@@ -35,25 +36,15 @@ components:
 `;
 
 beforeAll(async () => {
-  t = await startTestApp({}, { jobs: true, statements });
-  demo = (await seedDemoIfEmpty(t.db))!;
+  served = await servedDemo({ jobs: true, statements });
+  ({ t, demo, spaces, admin } = served);
   org = demo.organizationId;
-  server = await t.serve();
-  admin = new GitBookAPI({ endpoint: server.url, authToken: demo.token });
-  const listed = (await t.rest('GET', `/v1/orgs/${org}/spaces`, { token: demo.token })).body.items as { id: string; title: string }[];
-  spaces = Object.fromEntries(listed.map((s) => [s.title, s.id]));
-  const anonymous = new GitBookAPI({ endpoint: server.url });
-  const { data } = await anonymous.urls.resolvePublishedContentByUrl({ url: `${TEST_ORIGIN}${demo.sites[0].path}`, visitor: { unsignedClaims: {}, type: 'human' } } as never);
-  ({ apiToken: token, site: siteId } = data as PublishedSiteContent);
-  reader = new GitBookAPI({ endpoint: server.url, authToken: token });
+  ({ apiToken: token, site: siteId } = content(await lookupAs(served.anonymous, served.docs)));
+  reader = served.client(token);
   other = await buildOrganization(t.db, 'Elsewhere');
 }, 60_000);
-afterAll(async () => {
-  await server?.stop();
-  await t?.close();
-});
+afterAll(() => served?.close());
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (e: GitBookAPIError) => ({ code: e.code, message: e.message }));
 const searchPath = (site = siteId, o = org) => `/v1/orgs/${o}/sites/${site}/search`;
 
 async function siteSpaceIds(): Promise<Record<string, string>> {

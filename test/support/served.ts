@@ -1,6 +1,6 @@
 import { GitBookAPI, type GitBookAPIError, type PublishedSiteContent, type PublishedSiteContentLookup } from '@gitbook/api';
 import { seedDemoIfEmpty, type DemoData } from '../../src/app/seed';
-import { startTestApp, TEST_ORIGIN, type TestApp } from './clients';
+import { startTestApp, TEST_ORIGIN, type TestApp, type TestAppOptions } from './clients';
 import { validateResponse } from './openapi';
 
 /**
@@ -33,8 +33,8 @@ export interface ServedDemo extends Served {
   close(): Promise<void>;
 }
 
-export async function servedDemo(): Promise<ServedDemo> {
-  const t = await startTestApp();
+export async function servedDemo(options: TestAppOptions = {}): Promise<ServedDemo> {
+  const t = await startTestApp({}, options);
   try {
     const demo = (await seedDemoIfEmpty(t.db))!;
     const server = await served(t);
