@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, openTab } from '../support/browser';
+import { CHROMIUM, openTab, launchChromium } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/clients';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 
@@ -32,7 +32,7 @@ describe.skipIf(!available && !required)('the API reference in a browser', () =>
     server = await t.serve();
     base = server.url.replace('127.0.0.1', 'localhost');
     // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, openTab } from '../support/browser';
+import { CHROMIUM, openTab, launchChromium } from '../support/browser';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../support/clients';
 import { send } from '../support/doors';
 import { buildOrganization, type OrgFixture } from '../support/factories';
@@ -37,7 +37,7 @@ describe.skipIf(!available && !required)('the app page in a browser', () => {
     server = await t.serve();
     const { host } = new URL(TEST_ORIGIN);
     // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', `--host-resolver-rules=MAP ${host} ${new URL(server.url).host}`] });
+    browser = await launchChromium({ [host]: new URL(server.url).host });
   }, 60_000);
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAppPath, type AppRoute } from '../../src/lib/app-paths';
 import { TEST_ORIGIN, startTestApp, type TestApp } from '../support/clients';
@@ -37,7 +37,6 @@ function appUrlsIn(body: unknown, found: (url: string) => void): void {
   }
 }
 
-const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 const browserRequired = !!process.env.QUIRE_REQUIRE_BROWSER;
 const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
 
@@ -150,7 +149,7 @@ describe('urls.app links', () => {
 
   it.skipIf(!existsSync(CHROMIUM) && !browserRequired)('in Chromium, every kind of link shows its object, with no error', async () => {
     const server = await t.serve();
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', `--host-resolver-rules=MAP ${new URL(TEST_ORIGIN).host} ${new URL(server.url).host}`] });
+    const browser = await launchChromium({ [new URL(TEST_ORIGIN).host]: new URL(server.url).host });
     mkdirSync(SCREENSHOTS, { recursive: true });
     try {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });

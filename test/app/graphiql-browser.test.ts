@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganization, type OrgFixture } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/clients';
 
 /** Debian's package; `.ci/run` installs it and sets QUIRE_REQUIRE_BROWSER so that CI never skips this. */
-const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const required = !!process.env.QUIRE_REQUIRE_BROWSER;
 if (!available && !required) console.warn(`Skipping the GraphiQL browser test: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -25,7 +25,7 @@ describe.skipIf(!available && !required)('GraphiQL in a browser', () => {
     acme = await buildOrganization(t.db, 'Browser');
     server = await t.serve();
     // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());

@@ -1,7 +1,17 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's Chromium, or the one QUIRE_CHROMIUM names; CI sets QUIRE_REQUIRE_BROWSER so a missing one fails. */
 export const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Headless Chromium, without its sandbox (CI runs as root, where the sandbox cannot start). `resolve`
+ * maps hosts to `host:port`, so pages addressed to the test origin or a made-up host reach the
+ * server the test started.
+ */
+export function launchChromium(resolve: Record<string, string> = {}): Promise<Browser> {
+  const rules = Object.entries(resolve).map(([from, to]) => `MAP ${from} ${to}`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', ...(rules.length ? [`--host-resolver-rules=${rules.join(', ')}`] : [])] });
+}
 
 /**
  * A fresh tab at a width, recording what a reader's page must never do: console errors and

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty, type DemoData } from '../../../src/app/seed';
-import { CHROMIUM, openTab } from '../../support/browser';
+import { CHROMIUM, openTab, launchChromium } from '../../support/browser';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../../support/clients';
 
 /**
@@ -40,7 +40,7 @@ describe.skipIf(!available)('published sites in a browser', () => {
     demo = (await seedDemoIfEmpty(t.db))!;
     server = await t.serve();
     const { host } = new URL(TEST_ORIGIN);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', `--host-resolver-rules=MAP ${host} ${new URL(server.url).host}, MAP ${SIGN_IN_HOST} ${new URL(server.url).host}`] });
+    browser = await launchChromium({ [host]: new URL(server.url).host, [SIGN_IN_HOST]: new URL(server.url).host });
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import LZString from 'lz-string';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeIntegrationRuntime } from '../../../src/runtime/deliver';
 import { FIXTURES, gitbookCli, type Cli } from '../integrations/support';
@@ -17,7 +18,6 @@ import { validateSchema } from '../../support/openapi';
  * tag) is an integration block in the page's document, and on the published page it is rendered
  * through the integration (`ui_render`), cached, with its web frame speaking the frame protocol.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available && process.env.QUIRE_REQUIRE_BROWSER) throw new Error(`Chromium is required here (${CHROMIUM}): apt-get install chromium`);
 const NAME = 'quire-diagram';
@@ -250,7 +250,7 @@ describe('integration blocks on published pages', () => {
 describe.skipIf(!available)('web frames in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 

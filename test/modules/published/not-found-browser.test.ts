@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty, type DemoData } from '../../../src/app/seed';
-import { CHROMIUM, openTab } from '../../support/browser';
+import { CHROMIUM, openTab, launchChromium } from '../../support/browser';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../../support/clients';
 
 /**
@@ -27,7 +27,7 @@ describe.skipIf(!available)('published 404 pages in a browser', () => {
     t = await startTestApp();
     demo = (await seedDemoIfEmpty(t.db))!;
     server = await t.serve();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', `--host-resolver-rules=MAP ${new URL(TEST_ORIGIN).host} ${new URL(server.url).host}`] });
+    browser = await launchChromium({ [new URL(TEST_ORIGIN).host]: new URL(server.url).host });
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeIntegrationRuntime } from '../../../src/runtime/deliver';
 import { startLocalServer, type LocalServer } from '../integrations-runtime/support';
@@ -15,7 +16,6 @@ import { buildOrganization, type OrgFixture } from '../../support/factories';
  * the page's Content-Security-Policy; a failing or stalled one leaves the page served without it;
  * page views (`site_view`) carry the visitor's cookies but not Quire's own.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available && process.env.QUIRE_REQUIRE_BROWSER) throw new Error(`Chromium is required here (${CHROMIUM}): apt-get install chromium`);
 const NAME = 'quire-site-script';
@@ -101,7 +101,7 @@ afterAll(async () => {
 describe.skipIf(!available)('site scripts in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', `--host-resolver-rules=MAP ${BEACON_HOST} 127.0.0.1:${beacon.port}`] });
+    browser = await launchChromium({ [BEACON_HOST]: `127.0.0.1:${beacon.port}` });
   });
   afterAll(() => browser?.close());
 
