@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import type { PageHitInPlace, SpaceHitInPlace } from '../content/service';
+import { presentPageHit } from '../content/present';
 import { presentSpace } from '../spaces/present';
 import { publishedUrl, siteSpaceCount, type MovedItem, type PublishedSiteContent, type SectionGroupView, type SectionView, type SiteSpaceInSite, type StructureView } from './service';
 import type { ShareLinkRow, SiteRedirectRow, SiteRow } from '../../db/schema/sites';
@@ -134,23 +135,8 @@ export function presentSiteRedirect(_ctx: RequestContext, { redirect }: { redire
  * answer: `score` (it orders pages of all spaces by it) and `ancestors` (its breadcrumbs).
  */
 function presentSearchPageHit(ctx: RequestContext, hit: PageHitInPlace) {
-  const url = `${ctx.config.appUrl}/o/${hit.organizationId}/s/${hit.spaceId}/${hit.path}`;
-  return {
-    id: hit.pageId,
-    title: hit.title,
-    path: hit.path,
-    score: hit.score,
-    ancestors: hit.ancestors,
-    sections: hit.sections.map((s) => ({
-      id: s.anchor || hit.pageId,
-      title: s.heading || hit.title,
-      path: s.anchor ? `${hit.path}#${s.anchor}` : hit.path,
-      body: s.snippet,
-      score: s.score,
-      urls: { app: s.anchor ? `${url}#${s.anchor}` : url },
-    })),
-    urls: { app: url },
-  };
+  const page = presentPageHit(ctx, hit);
+  return { ...page, score: hit.score, ancestors: hit.ancestors, sections: page.sections.map((section, i) => ({ ...section, score: hit.sections[i]!.score })) };
 }
 
 /** A space hit of a site's search as the spec's SearchSpaceResult. */
