@@ -1,17 +1,18 @@
-import { GitBookAPI, type GitBookAPIError } from '@gitbook/api';
+import type { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/clients';
 import { contentHelpers } from '../support/content';
 import type { Actor, OrgFixture } from '../support/factories';
 import { validateResponse } from '../support/openapi';
 import { scenario } from '../support/scenario';
+import { served, type Served } from '../support/served';
 
 /**
  * Site redirects through the official client, unmodified, over real HTTP: the calls the platform's
  * renderer and a site's managers make, each answer held to the spec.
  */
 let t: TestApp;
-let server: { url: string; stop(): Promise<void> };
+let server: Served;
 let acme: OrgFixture;
 let other: OrgFixture;
 let people: Record<'creator' | 'reader', Actor>;
@@ -22,11 +23,11 @@ let anonymous: GitBookAPI;
 
 beforeAll(async () => {
   ({ t, acme, other, people } = await scenario({ creator: ['create', 'Cora Create'], reader: ['read', 'Rita Read'] }));
-  server = await t.serve();
-  creator = new GitBookAPI({ endpoint: server.url, authToken: people.creator.token });
-  reader = new GitBookAPI({ endpoint: server.url, authToken: people.reader.token });
-  outsider = new GitBookAPI({ endpoint: server.url, authToken: other.admin.token });
-  anonymous = new GitBookAPI({ endpoint: server.url });
+  server = await served(t);
+  creator = server.client(people.creator.token);
+  reader = server.client(people.reader.token);
+  outsider = server.client(other.admin.token);
+  anonymous = server.client();
 });
 afterAll(async () => {
   await server?.stop();
