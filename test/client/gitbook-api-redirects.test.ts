@@ -64,7 +64,7 @@ describe('site redirects through the official GitBookAPI client', () => {
     // The renderer: the URL lookup first, then its token for the path that is no page.
     const { data: lookup } = await anonymous.urls.resolvePublishedContentByUrl({ url: guideSpace.urls.published!, visitor: { unsignedClaims: {}, type: 'human' } } as never);
     if (!('apiToken' in lookup)) throw new Error('expected content');
-    const renderer = new GitBookAPI({ endpoint: server.url, authToken: lookup.apiToken });
+    const renderer = server.client(lookup.apiToken);
     const { data: found } = await renderer.orgs.getSiteRedirectBySource(org, site.id, { source: '/legacy/api' });
     validateResponse('GET', `${base}/redirect?source=/legacy/api`, 200, found);
     expect(found).toEqual({ redirect: updated, target: apiSpace.urls.published });
