@@ -25,12 +25,11 @@ export async function readerRedirect(ctx: RequestContext, site: SiteRow, tree: S
 /**
  * The URL lookup's redirect: the spec's Redirect variant (`target: 'content'`) when the path (raw
  * segments after the site) has a redirect and is no page of the space it falls in; null otherwise.
+ * The page is looked for first, in the revision's tree (kept in memory once read), so a lookup of a
+ * page, the renderer's usual one, asks nothing of the redirects.
  */
 export async function lookupRedirect(ctx: RequestContext, site: SiteRow, tree: SiteTree, rawSegments: string[], spaceId: string, rawPathname: string): Promise<{ target: 'content'; redirect: string } | null> {
   if (!rawSegments.length || rawSegments.some((s) => s.startsWith('~'))) return null;
-  const found = await findRedirect(ctx, site, [`/${rawSegments.join('/')}`, ...(rawPathname ? [`/${rawPathname}`] : [])], tree);
-  if (!found) return null;
-  // Only now is the space's content read: a page at that path wins over the redirect.
   const space = await spaceById(ctx).load(spaceId);
   let path = rawPathname;
   try {
@@ -38,6 +37,8 @@ export async function lookupRedirect(ctx: RequestContext, site: SiteRow, tree: S
   } catch {
     // A malformed escape names no page.
   }
-  const page = space && path ? (await contentAt(ctx, space, space.revisionId)).tree.byPath.get(path) : undefined;
-  return page ? null : { target: 'content', redirect: found.target };
+  // A page at that path wins over a redirect.
+  if (space && path && (await contentAt(ctx, space, space.revisionId)).tree.byPath.has(path)) return null;
+  const found = await findRedirect(ctx, site, [`/${rawSegments.join('/')}`, ...(rawPathname ? [`/${rawPathname}`] : [])], tree);
+  return found ? { target: 'content', redirect: found.target } : null;
 }

@@ -306,6 +306,14 @@ describe('what redirects cost readers', () => {
       expect(await lookups('/welcome')).toEqual({ status: 200, redirects: 0 });
       expect(await lookups('/nowhere')).toEqual({ status: 404, redirects: 1 });
       expect(await lookups('/moved')).toEqual({ status: 302, redirects: 1 });
+      // The renderer's URL lookup: a page asks nothing of the redirects, a path that is no page one statement.
+      const resolves = async (path: string) => {
+        const before = statements.statements.length;
+        const res = await app.rest('POST', '/v1/urls/published', { body: { url: `${url}${path}` } });
+        return { redirect: 'redirect' in res.body, redirects: statements.statements.slice(before).filter((st) => /"site_redirects"/.test(st.sql)).length };
+      };
+      expect(await resolves('/welcome')).toEqual({ redirect: false, redirects: 0 });
+      expect(await resolves('/moved')).toEqual({ redirect: true, redirects: 1 });
     } finally {
       await app.close();
     }
