@@ -1,12 +1,12 @@
 import type { Claims } from '../../domain/conditions';
 import type { RequestContext } from '../../context/request-context';
 import type { SiteRow } from '../../db/schema/sites';
+import { customizationOf } from '../sites/service';
 import { accentOf, chromeOf } from './chrome';
 import { pagePolicy } from './csp';
 import { esc } from './html';
 import { renderPage } from './layout';
 import { READER_SCRIPT_PATH } from './reader-script';
-import { customizationOf } from './settings';
 import { themeOf } from './theme';
 
 /** What every "not found" of a published site says: it cannot tell a missing page from a hidden one. */

@@ -5,7 +5,7 @@ import { ValidationError } from '../../domain/errors';
 import { LINK_URL, unsafeUrlIn, urlRuleText, WEB_URL, type UrlRule } from '../../domain/urls';
 import { parseInput } from '../../domain/validate';
 import { componentErrors } from '../../lib/spec-schemas';
-import { completeCustomization, DEFAULT_CUSTOMIZATION, getSite } from '../sites/service';
+import { completeCustomization, customizationOf, getSite } from '../sites/service';
 import type { SiteRow } from '../../db/schema/sites';
 import { publishingAuthUpdateSchema, type PublishingAuthUpdateInput } from './input';
 import { siteCustomizations, sitePublishingAuth, type SitePublishingAuthRow } from '../../db/schema/published';
@@ -56,12 +56,6 @@ export async function regeneratePublishingAuth(ctx: RequestContext, organization
   await publishingAuthOf(ctx, site);
   const [row] = await ctx.db.update(sitePublishingAuth).set({ privateKey: newKey(), updatedAt: ctx.now() }).where(eq(sitePublishingAuth.siteId, site.id)).returning();
   return row;
-}
-
-/** System use: the customization a site is rendered with, the defaults until it is saved. */
-export async function customizationOf(ctx: RequestContext, siteId: string): Promise<{ settings: Record<string, unknown>; updatedAt: Date | null }> {
-  const [row] = await ctx.db.select().from(siteCustomizations).where(eq(siteCustomizations.siteId, siteId));
-  return row ? { settings: completeCustomization(row.settings), updatedAt: row.updatedAt } : { settings: DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>, updatedAt: null };
 }
 
 export async function getCustomization(ctx: RequestContext, organizationId: string, siteId: string): Promise<Record<string, unknown>> {

@@ -60,6 +60,11 @@ export interface PublishedSiteContent {
  */
 export async function publishedSiteContent(ctx: RequestContext, organizationId: string, siteId: string, shareKey?: string): Promise<PublishedSiteContent> {
   const published = await publishedSite(ctx, organizationId, siteId, shareKey);
-  const [row] = await ctx.db.select({ settings: siteCustomizations.settings }).from(siteCustomizations).where(eq(siteCustomizations.siteId, published.site.id));
-  return { ...published, customization: row ? completeCustomization(row.settings) : (DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>) };
+  return { ...published, customization: (await customizationOf(ctx, published.site.id)).settings };
+}
+
+/** System use: the customization a site is rendered with, the defaults until it is saved. */
+export async function customizationOf(ctx: RequestContext, siteId: string): Promise<{ settings: Record<string, unknown>; updatedAt: Date | null }> {
+  const [row] = await ctx.db.select().from(siteCustomizations).where(eq(siteCustomizations.siteId, siteId));
+  return row ? { settings: completeCustomization(row.settings), updatedAt: row.updatedAt } : { settings: DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>, updatedAt: null };
 }

@@ -194,7 +194,7 @@ export {
   type StructureView,
 } from './sections';
 
-export { publishedSite, publishedSiteById, publishedSiteContent, type PublishedSiteContent } from './published';
+export { publishedSite, publishedSiteById, publishedSiteContent, customizationOf, type PublishedSiteContent } from './published';
 export { getSectionById, getSectionGroupById, getShareLinkById, getSiteSpaceById } from './lookup';
 export { completeCustomization, DEFAULT_CUSTOMIZATION } from './customization';
 export {
